@@ -1,0 +1,89 @@
+#include "defines.hpp"
+
+#include <cctype>
+#include <climits>
+#include <cstdlib>
+
+#include "errors.hpp"
+#include "kernels.hpp"
+
+namespace clgemm {
+namespace {
+
+bool isIdentifier(const std::string& s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  for (char c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+  return true;
+}
+
+bool parseInt(const std::string& text, int& value) {
+  if (text.empty()) return false;
+  char* end = nullptr;
+  errno = 0;
+  const long parsed = std::strtol(text.c_str(), &end, 10);
+  if (errno != 0 || *end != '\0' || parsed < INT_MIN || parsed > INT_MAX) return false;
+  value = int(parsed);
+  return true;
+}
+
+}  // namespace
+
+UserDefine parseDefine(const std::string& arg) {
+  const auto eq = arg.find('=');
+  if (eq == std::string::npos) throw UsageError("-D '" + arg + "' has no '=': write -D NAME=VALUE");
+  UserDefine d{arg.substr(0, eq), arg.substr(eq + 1)};
+  if (d.name.empty()) throw UsageError("-D '" + arg + "' has an empty name: write -D NAME=VALUE");
+  if (!isIdentifier(d.name))
+    throw UsageError("-D '" + arg + "': '" + d.name + "' is not a valid macro name");
+  if (d.value.empty()) throw UsageError("-D '" + arg + "' has an empty value");
+  for (char c : d.value) {
+    // The value goes into one compiler option string; whitespace or quotes would split it.
+    if (std::isspace(static_cast<unsigned char>(c)) || c == '"' || c == '\'')
+      throw UsageError("-D '" + arg + "': the value may not contain spaces or quotes");
+  }
+  return d;
+}
+
+ResolvedDefines::ResolvedDefines(const std::vector<Param>& params,
+                                 const std::vector<UserDefine>& user) {
+  std::map<std::string, std::string> given;
+  for (const auto& d : user) given[d.name] = d.value;  // the last -D for a name wins, as in cc
+
+  for (const auto& p : params) {
+    ResolvedDefine r{p.name, std::to_string(p.default_value), "default"};
+    const auto found = given.find(p.name);
+    if (found != given.end()) {
+      r.value = found->second;
+      r.source = "cli";
+    }
+    int value = 0;
+    if (!parseInt(r.value, value))
+      throw UsageError("-D " + p.name + "=" + r.value + ": " + p.name + " must be an integer");
+    params_[p.name] = value;
+    defines_.push_back(r);
+  }
+  for (const auto& [name, value] : given) {
+    if (!params_.count(name)) defines_.push_back({name, value, "cli"});
+  }
+}
+
+int ResolvedDefines::param(const std::string& name) const {
+  const auto found = params_.find(name);
+  if (found == params_.end()) throw std::logic_error("no parameter " + name);
+  return found->second;
+}
+
+std::string ResolvedDefines::compilerOptions() const {
+  std::string out;
+  for (const auto& d : defines_) out += (out.empty() ? "" : " ") + ("-D " + d.name + "=" + d.value);
+  return out;
+}
+
+std::string ResolvedDefines::summary() const {
+  std::string out;
+  for (const auto& d : defines_) out += (out.empty() ? "" : " ") + (d.name + "=" + d.value);
+  return out;
+}
+
+}  // namespace clgemm

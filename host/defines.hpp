@@ -1,0 +1,49 @@
+// -D NAME=VALUE handling: parsing the user's defines and resolving a variant's parameters from the
+// places they can come from, remembering which place each came from for the report.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace clgemm {
+
+struct UserDefine {
+  std::string name;
+  std::string value;
+};
+
+// Parses "NAME=VALUE" as given to -D. NAME must be a C identifier and VALUE non-empty; anything
+// else is a usage error quoting the argument.
+UserDefine parseDefine(const std::string& arg);
+
+struct Param;  // kernels.hpp
+
+// One define as it will be passed to the compiler, with where its value came from.
+struct ResolvedDefine {
+  std::string name;
+  std::string value;
+  std::string source;  // "cli" or "default"
+};
+
+class ResolvedDefines {
+ public:
+  // The variant's parameters take the user's value where given, else their default; the user's
+  // other defines are passed through unchanged. Parameter values must be integers: the host sizes
+  // the launch with them.
+  ResolvedDefines(const std::vector<Param>& params, const std::vector<UserDefine>& user);
+
+  const std::vector<ResolvedDefine>& all() const { return defines_; }
+  // The integer value of one of the variant's parameters.
+  int param(const std::string& name) const;
+  // "-D A=1 -D B=2" for the compiler.
+  std::string compilerOptions() const;
+  // "A=1 B=2" for people and CSV.
+  std::string summary() const;
+
+ private:
+  std::vector<ResolvedDefine> defines_;
+  std::map<std::string, int> params_;
+};
+
+}  // namespace clgemm

@@ -1,0 +1,57 @@
+// Platforms and devices: listing them for --list, picking one for --platform/--device, and the
+// limits every launch is checked against.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "opencl.hpp"
+
+namespace clgemm {
+
+struct DeviceInfo {
+  int platform_index = 0;
+  int device_index = 0;
+  std::string platform_name;
+  std::string name;
+  std::string vendor;
+  std::string driver_version;
+  std::string device_version;
+  std::string type;  // "GPU", "CPU", "accelerator", ...
+  bool is_gpu = false;
+  unsigned compute_units = 0;
+  unsigned clock_mhz = 0;
+  std::uint64_t global_mem_bytes = 0;
+  std::uint64_t local_mem_bytes = 0;
+  std::uint64_t max_alloc_bytes = 0;
+  std::size_t max_work_group_size = 0;
+  std::array<std::size_t, 3> max_work_item_sizes{};
+  bool has_fp64 = false;
+  bool has_profiling = false;
+};
+
+// Reads the limits of one device.
+DeviceInfo describeDevice(const cl::Device& device, int platform_index, int device_index);
+
+// Writes every platform and device with its index and limits (--list). Throws RuntimeError when no
+// OpenCL platform is installed.
+void listDevices(std::ostream& out);
+
+struct SelectedDevice {
+  cl::Device device;
+  DeviceInfo info;
+};
+
+// Picks a device. With neither index the first GPU on any platform, else the first device of any
+// type. --device alone means that device on platform 0. Indices out of range are usage errors whose
+// message lists what exists.
+SelectedDevice selectDevice(std::optional<int> platform, std::optional<int> device);
+
+// "1.5 GiB" style sizes for people.
+std::string formatBytes(std::uint64_t bytes);
+
+}  // namespace clgemm

@@ -1,0 +1,171 @@
+#include "options.hpp"
+
+#include <cerrno>
+#include <climits>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+
+// -D values are kept whole: cxxopts would otherwise split vector options at commas.
+#define CXXOPTS_VECTOR_DELIMITER '\0'
+#include <cxxopts.hpp>
+
+#include "errors.hpp"
+#include "kernels.hpp"
+
+namespace clgemm {
+namespace {
+
+cxxopts::Options makeParser() {
+  cxxopts::Options parser("clgemm",
+                          "Builds GEMM kernels from kernels.cl on an OpenCL device, checks every "
+                          "result against a CPU reference and times them side by side.");
+  parser.set_width(100);
+  // clang-format off
+  parser.add_options()
+    ("h,help", "show this help")
+    ("list", "list OpenCL platforms and devices with their limits")
+    ("platform", "platform index (see --list)", cxxopts::value<std::string>(), "N")
+    ("device", "device index on that platform (default: first GPU, else first device)",
+     cxxopts::value<std::string>(), "N")
+    ("kernel", "comma-separated kernel variants", cxxopts::value<std::string>()->default_value(kDefaultKernels), "LIST")
+    ("D", "define passed to the kernel compiler and used to size the launch (repeatable)",
+     cxxopts::value<std::vector<std::string>>(), "NAME=VALUE")
+    ("m", "rows of A and C", cxxopts::value<std::string>(), "M")
+    ("n", "columns of B and C", cxxopts::value<std::string>(), "N")
+    ("k", "columns of A, rows of B", cxxopts::value<std::string>(), "K")
+    ("size", "M = N = K = S (default: 2048 on a GPU, 512 otherwise)", cxxopts::value<std::string>(), "S")
+    ("alpha", "scalar alpha", cxxopts::value<std::string>()->default_value("1"), "X")
+    ("beta", "scalar beta (0: C is not read)", cxxopts::value<std::string>()->default_value("0"), "X")
+    ("warmup", "untimed runs before timing", cxxopts::value<std::string>()->default_value("2"), "N")
+    ("reps", "timed runs; median and minimum are reported", cxxopts::value<std::string>()->default_value("10"), "N")
+    ("no-check", "skip verification against the CPU reference")
+    ("seed", "seed for the random matrices", cxxopts::value<std::string>()->default_value("42"), "N")
+    ("format", "table, csv or json", cxxopts::value<std::string>()->default_value("table"), "F")
+    ("out", "write the report to FILE instead of stdout", cxxopts::value<std::string>(), "FILE")
+    ("input-a", "A from a float32 C-order .npy file (M x K)", cxxopts::value<std::string>(), "A.npy")
+    ("input-b", "B from a float32 C-order .npy file (K x N)", cxxopts::value<std::string>(), "B.npy")
+    ("input-c", "C from a float32 C-order .npy file (M x N), used when beta != 0", cxxopts::value<std::string>(), "C.npy")
+    ("output-c", "write the first verified variant's C to a .npy file", cxxopts::value<std::string>(), "OUT.npy")
+    ("kernels", "build from this kernels file instead of the installed kernels.cl", cxxopts::value<std::string>(), "FILE");
+  // clang-format on
+  return parser;
+}
+
+long parseLong(const std::string& option, const std::string& text) {
+  char* end = nullptr;
+  errno = 0;
+  const long value = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || errno != 0 || *end != '\0' || value < INT_MIN || value > INT_MAX)
+    throw UsageError(option + " '" + text + "' is not an integer");
+  return value;
+}
+
+int parseAtLeast(const std::string& option, const std::string& text, long minimum) {
+  const long value = parseLong(option, text);
+  if (value < minimum) {
+    throw UsageError(option + " " + text + " must be " +
+                     (minimum == 1 ? std::string("positive") : ">= " + std::to_string(minimum)));
+  }
+  return int(value);
+}
+
+float parseFloat(const std::string& option, const std::string& text) {
+  char* end = nullptr;
+  errno = 0;
+  const float value = std::strtof(text.c_str(), &end);
+  if (text.empty() || errno != 0 || *end != '\0' || !std::isfinite(value))
+    throw UsageError(option + " '" + text + "' is not a finite number");
+  return value;
+}
+
+}  // namespace
+
+std::string helpText() {
+  return makeParser().help() + "\n" + variantHelp() +
+         "\nExit codes: 0 all ran and verified, 1 a result failed verification, 2 usage or "
+         "configuration error,\n3 OpenCL runtime error (out of resources, allocation too large).\n";
+}
+
+Options parseOptions(int argc, const char* const argv[]) {
+  cxxopts::Options parser = makeParser();
+  cxxopts::ParseResult result;
+  try {
+    result = parser.parse(argc, argv);
+  } catch (const cxxopts::exceptions::exception& e) {
+    throw UsageError(std::string(e.what()) + " (see clgemm --help)");
+  }
+  if (!result.unmatched().empty())
+    throw UsageError("unexpected argument '" + result.unmatched().front() +
+                     "' (see clgemm --help)");
+
+  Options o;
+  o.help = result.count("help") > 0;
+  o.list = result.count("list") > 0;
+  auto text = [&](const char* name) { return result[name].as<std::string>(); };
+  if (result.count("platform")) o.platform = parseAtLeast("--platform", text("platform"), 0);
+  if (result.count("device")) o.device = parseAtLeast("--device", text("device"), 0);
+  o.kernels = text("kernel");
+  if (result.count("D")) {
+    for (const auto& d : result["D"].as<std::vector<std::string>>())
+      o.defines.push_back(parseDefine(d));
+  }
+  if (result.count("size")) {
+    for (const char* dim : {"m", "n", "k"}) {
+      if (result.count(dim))
+        throw UsageError(std::string("--size conflicts with -") + dim + ": give one or the other");
+    }
+    const int s = parseAtLeast("--size", text("size"), 1);
+    o.m = o.n = o.k = s;
+  }
+  if (result.count("m")) o.m = parseAtLeast("-m", text("m"), 1);
+  if (result.count("n")) o.n = parseAtLeast("-n", text("n"), 1);
+  if (result.count("k")) o.k = parseAtLeast("-k", text("k"), 1);
+  o.alpha = parseFloat("--alpha", text("alpha"));
+  o.beta = parseFloat("--beta", text("beta"));
+  o.warmup = parseAtLeast("--warmup", text("warmup"), 0);
+  o.reps = parseAtLeast("--reps", text("reps"), 1);
+  o.check = result.count("no-check") == 0;
+  o.seed = std::uint64_t(parseAtLeast("--seed", text("seed"), 0));
+
+  const std::string format = text("format");
+  if (format == "table")
+    o.format = Format::kTable;
+  else if (format == "csv")
+    o.format = Format::kCsv;
+  else if (format == "json")
+    o.format = Format::kJson;
+  else
+    throw UsageError("--format '" + format + "' is not one of table, csv, json");
+
+  if (result.count("out")) o.out = text("out");
+  if (result.count("input-a")) o.input_a = text("input-a");
+  if (result.count("input-b")) o.input_b = text("input-b");
+  if (result.count("input-c")) o.input_c = text("input-c");
+  if (result.count("output-c")) o.output_c = text("output-c");
+  if (result.count("kernels")) o.kernel_file = text("kernels");
+  for (const char* name : {"out", "input-a", "input-b", "input-c", "output-c", "kernels"}) {
+    if (result.count(name) && text(name).empty())
+      throw UsageError(std::string("--") + name + " needs a file name");
+  }
+
+  if (o.input_a.empty() != o.input_b.empty())
+    throw UsageError("--input-a and --input-b go together: give both matrices");
+  if (!o.input_c.empty() && o.input_a.empty())
+    throw UsageError("--input-c needs --input-a and --input-b");
+  if (!o.output_c.empty() && !o.check) {
+    // Writing an unverified C under the user's name would present it as a result.
+    throw UsageError("--output-c needs verification; drop --no-check");
+  }
+  if (!o.out.empty() && !o.output_c.empty()) {
+    std::error_code ec1, ec2;
+    const auto out = std::filesystem::weakly_canonical(o.out, ec1);
+    const auto output_c = std::filesystem::weakly_canonical(o.output_c, ec2);
+    if (o.out == o.output_c || (!ec1 && !ec2 && out == output_c))
+      throw UsageError("--out '" + o.out + "' and --output-c '" + o.output_c +
+                       "' name the same file");
+  }
+  return o;
+}
+
+}  // namespace clgemm

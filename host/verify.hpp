@@ -1,0 +1,34 @@
+// Judges a computed C against the reference with the normalised error of the netlib BLAS tests:
+//   ratio = |C - Cref| / (eps * (|alpha| * sum_k |A_ik||B_kj| + |beta| |C0_ij|)),  eps =
+//   FLT_EPSILON,
+// failing when the largest ratio reaches the threshold (16, as in netlib's test input files).
+// NaN or Inf in the reference (from NaN/Inf inputs) must be matched exactly; a NaN anywhere else
+// (an element the kernel never wrote: C is poisoned with NaN before every run) fails.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "reference.hpp"
+
+namespace clgemm {
+
+inline constexpr double kErrorRatioThreshold = 16.0;
+
+struct Verification {
+  bool passed = false;
+  double max_ratio = 0.0;    // infinity when an element is NaN/Inf where it should not be
+  std::size_t failures = 0;  // elements at or over the threshold
+  double threshold = kErrorRatioThreshold;
+  std::size_t worst_row = 0, worst_col = 0;
+  float worst_value = 0.0f;
+  double worst_expected = 0.0;
+  // "C[3,17] = 1.5 but the reference is 2.25 (ratio 4.2e6); 12 of 100 elements over 16"
+  std::string describe() const;
+};
+
+Verification verify(const Reference& ref, const std::vector<float>& c, std::size_t n,
+                    double threshold = kErrorRatioThreshold);
+
+}  // namespace clgemm

@@ -1,0 +1,212 @@
+#!/usr/bin/python3
+"""clgemm checked by NumPy itself, through .npy files in both directions.
+
+Usage: /usr/bin/python3 tests/numpy_roundtrip.py PATH_TO_CLGEMM
+
+For a few shapes and (alpha, beta) pairs, writes A, B (and C) with numpy.save, runs every kernel
+variant with --input-a/--input-b/--input-c/--output-c, loads the result with numpy.load and
+compares it with alpha * A @ B + beta * C computed in float64, using the normalised error clgemm
+itself uses (netlib BLAS style):
+
+    |C - Cref| / (eps32 * (|alpha| |A| @ |B| + |beta| |C0|)) < 16
+
+where elements whose denominator is 0 must match exactly. Exits non-zero on any mismatch.
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+SHAPES = [(1, 1, 1), (7, 7, 7), (33, 17, 9), (100, 37, 129)]
+SCALARS = [(1.0, 0.0), (1.5, -0.5)]
+KERNELS = ["naive", "tiled", "regtile2d"]
+THRESHOLD = 16.0
+EPS32 = float(np.finfo(np.float32).eps)
+TIMEOUT_S = 300
+
+
+def compare(out, a, b, c0, alpha, beta):
+    """Returns (ok, max_ratio, message) for `out` against alpha * a @ b + beta * c0 in float64.
+
+    BLAS semantics: with beta == 0, C0 is not read (it may hold NaN).
+    """
+    a64, b64 = a.astype(np.float64), b.astype(np.float64)
+    ref = alpha * (a64 @ b64)
+    mag = abs(alpha) * (np.abs(a64) @ np.abs(b64))
+    if beta != 0.0:
+        c64 = c0.astype(np.float64)
+        ref = ref + beta * c64
+        mag = mag + abs(beta) * np.abs(c64)
+    got = out.astype(np.float64)
+    if got.shape != ref.shape:
+        return False, float("inf"), "shape %s, expected %s" % (got.shape, ref.shape)
+    if not np.all(np.isfinite(got)):
+        i, j = np.argwhere(~np.isfinite(got))[0]
+        return False, float("inf"), "C[%d,%d] = %r is not finite" % (i, j, got[i, j])
+    diff = np.abs(got - ref)
+    zero = mag == 0.0
+    if np.any(zero & (diff != 0.0)):
+        i, j = np.argwhere(zero & (diff != 0.0))[0]
+        return False, float("inf"), "C[%d,%d] = %r but the reference is exactly %r" % (
+            i, j, got[i, j], ref[i, j])
+    ratio = np.zeros_like(diff)
+    ratio[~zero] = diff[~zero] / (EPS32 * mag[~zero])
+    max_ratio = float(ratio.max()) if ratio.size else 0.0
+    if max_ratio >= THRESHOLD:
+        i, j = np.unravel_index(np.argmax(ratio), ratio.shape)
+        bad = int(np.count_nonzero(ratio >= THRESHOLD))
+        return False, max_ratio, "C[%d,%d] = %r but the reference is %r (ratio %.3g); %d of %d " \
+            "elements at or over %g" % (i, j, got[i, j], ref[i, j], ratio[i, j], bad, ratio.size,
+                                        THRESHOLD)
+    return True, max_ratio, ""
+
+
+def make_inputs(rng, m, n, k):
+    a = rng.uniform(-1.0, 1.0, size=(m, k)).astype(np.float32)
+    b = rng.uniform(-1.0, 1.0, size=(k, n)).astype(np.float32)
+    c = rng.uniform(-1.0, 1.0, size=(m, n)).astype(np.float32)
+    if m > 1:
+        a[0, :] = 0.0  # a row of C whose error denominator is 0 when beta == 0: must be exact
+    return a, b, c
+
+
+def self_check(failures):
+    """The comparison must be able to fail: wrong answers are detected, right ones accepted."""
+    rng = np.random.default_rng(7)
+    a, b, c = make_inputs(rng, 9, 5, 6)
+    alpha, beta = 1.5, -0.5
+    right = (alpha * (a.astype(np.float64) @ b.astype(np.float64)) + beta * c).astype(np.float32)
+    checks = [("correct result", right, True)]
+    # alpha doubled (what a kernel that applies alpha twice would produce)
+    checks.append(("alpha doubled",
+                   (2 * alpha * (a.astype(np.float64) @ b.astype(np.float64)) + beta * c)
+                   .astype(np.float32), False))
+    # beta ignored
+    checks.append(("beta ignored",
+                   (alpha * (a.astype(np.float64) @ b.astype(np.float64))).astype(np.float32),
+                   False))
+    one_off = right.copy()
+    one_off[4, 3] = np.nextafter(one_off[4, 3], np.float32(np.inf)) + np.float32(1e-3)
+    checks.append(("one element off by 1e-3", one_off, False))
+    with_nan = right.copy()
+    with_nan[8, 4] = np.nan
+    checks.append(("one NaN", with_nan, False))
+    # Just over and well under the threshold, relative to each element's own denominator.
+    mag = abs(alpha) * (np.abs(a.astype(np.float64)) @ np.abs(b.astype(np.float64))) + \
+        abs(beta) * np.abs(c.astype(np.float64))
+    over = right.copy()
+    over[2, 2] = np.float32(np.float64(over[2, 2]) + 20 * EPS32 * mag[2, 2])
+    checks.append(("one element 20 eps off", over, False))
+    under = right.copy()
+    under[2, 2] = np.float32(np.float64(under[2, 2]) + 5 * EPS32 * mag[2, 2])
+    checks.append(("one element 5 eps off", under, True))
+    exact_zero = np.zeros((3, 2), np.float32)
+    a0 = np.zeros((3, 4), np.float32)
+    b0 = rng.uniform(-1, 1, size=(4, 2)).astype(np.float32)
+    ok, _, _ = compare(exact_zero, a0, b0, None, 1.0, 0.0)
+    if not ok:
+        failures.append("self-check: exact zeros with a zero denominator were rejected")
+    off_zero = exact_zero.copy()
+    off_zero[2, 1] = np.float32(1e-40)
+    ok, _, _ = compare(off_zero, a0, b0, None, 1.0, 0.0)
+    if ok:
+        failures.append("self-check: a non-zero where the denominator is 0 was accepted")
+    for name, value, should_pass in checks:
+        ok, ratio, message = compare(value, a, b, c, alpha, beta)
+        if ok != should_pass:
+            failures.append("self-check '%s': expected %s, got %s (ratio %.3g) %s" % (
+                name, "pass" if should_pass else "mismatch", "pass" if ok else "mismatch", ratio,
+                message))
+    print("self-check of the comparison: %s" % ("ok" if not failures else "FAILED"))
+
+
+def run_case(clgemm, tmp, kernel, m, n, k, alpha, beta, a, b, c, failures, c_file=None):
+    label = "%-9s M=%-3d N=%-3d K=%-3d alpha=%-4g beta=%-4g" % (kernel, m, n, k, alpha, beta)
+    out = os.path.join(tmp, "out_%s_%d_%d_%d_%g_%g.npy" % (kernel, m, n, k, alpha, beta))
+    args = [clgemm, "--kernel", kernel, "--input-a", os.path.join(tmp, "A.npy"),
+            "--input-b", os.path.join(tmp, "B.npy")]
+    if c_file is not None:
+        args += ["--input-c", c_file]
+    args += ["--alpha", repr(alpha), "--beta", repr(beta), "--output-c", out,
+             "--reps", "1", "--warmup", "0"]
+    before = set(os.listdir(tmp))
+    proc = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          timeout=TIMEOUT_S)
+    if proc.returncode != 0:
+        failures.append("%s: clgemm exited %d\n  command: %s\n  stderr: %s" % (
+            label, proc.returncode, " ".join(args), proc.stderr.strip()))
+        print("FAIL %s exit %d" % (label, proc.returncode))
+        return
+    left = set(os.listdir(tmp)) - before - {os.path.basename(out)}
+    if left:
+        failures.append("%s: clgemm left stray files %s" % (label, sorted(left)))
+    result = np.load(out)
+    problems = []
+    if result.dtype != np.float32:
+        problems.append("dtype %s, expected float32" % result.dtype)
+    if result.shape != (m, n):
+        problems.append("shape %s, expected %s" % (result.shape, (m, n)))
+    ok, ratio, message = compare(result, a, b, c, alpha, beta) if not problems else (
+        False, float("inf"), "")
+    if message:
+        problems.append(message)
+    # The comparison must see a wrong answer: the same output judged against alpha doubled.
+    if ok and np.any(a @ b != 0):
+        wrong_ok, _, _ = compare(result, a, b, c, 2 * alpha, beta)
+        if wrong_ok:
+            problems.append("the comparison did not notice alpha doubled")
+    if problems:
+        failures.append("%s: %s" % (label, "; ".join(problems)))
+    print("%s %s max ratio %.3g%s" % ("ok  " if not problems else "FAIL", label, ratio,
+                                     "" if not problems else "  " + "; ".join(problems)))
+    os.remove(out)
+
+
+def main():
+    if len(sys.argv) != 2:
+        print("usage: %s PATH_TO_CLGEMM" % sys.argv[0], file=sys.stderr)
+        return 2
+    clgemm = os.path.abspath(sys.argv[1])
+    if not os.access(clgemm, os.X_OK):
+        print("numpy_roundtrip: %s is not an executable" % clgemm, file=sys.stderr)
+        return 2
+    failures = []
+    self_check(failures)
+    rng = np.random.default_rng(20240601)
+    cases = 0
+    with tempfile.TemporaryDirectory(prefix="clgemm-numpy-") as tmp:
+        for m, n, k in SHAPES:
+            a, b, c = make_inputs(rng, m, n, k)
+            np.save(os.path.join(tmp, "A.npy"), a)
+            np.save(os.path.join(tmp, "B.npy"), b)
+            np.save(os.path.join(tmp, "C.npy"), c)
+            for alpha, beta in SCALARS:
+                for kernel in KERNELS:
+                    c_file = os.path.join(tmp, "C.npy") if beta != 0.0 else None
+                    run_case(clgemm, tmp, kernel, m, n, k, alpha, beta, a, b, c, failures, c_file)
+                    cases += 1
+        # beta == 0: C is not read, so a C full of NaN must not reach the result.
+        m, n, k = 33, 17, 9
+        a, b, _ = make_inputs(rng, m, n, k)
+        nan_c = np.full((m, n), np.nan, np.float32)
+        np.save(os.path.join(tmp, "A.npy"), a)
+        np.save(os.path.join(tmp, "B.npy"), b)
+        np.save(os.path.join(tmp, "C_nan.npy"), nan_c)
+        for kernel in KERNELS:
+            run_case(clgemm, tmp, kernel, m, n, k, 2.0, 0.0, a, b, nan_c, failures,
+                     os.path.join(tmp, "C_nan.npy"))
+            cases += 1
+    if failures:
+        print("\nnumpy_roundtrip: %d problem(s):" % len(failures), file=sys.stderr)
+        for f in failures:
+            print("  " + f, file=sys.stderr)
+        return 1
+    print("numpy_roundtrip: all %d cases match NumPy" % cases)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,43 @@
+// Runs the real clgemm binary as a user would and captures what it printed, for the end-to-end
+// tests (exit codes, messages, files left behind).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace clgemm_test {
+
+struct RunResult {
+  int exit_code = -1;  // -1: did not exit normally (crash, signal)
+  std::string out, err;
+};
+
+// The clgemm binary under test: $CLGEMM_EXE if set, else the one this build made.
+std::string clgemmExecutable();
+
+// Runs clgemmExecutable() with these arguments (no shell involved) and waits for it.
+RunResult runClgemm(const std::vector<std::string>& args);
+
+// A fresh, empty directory under the system temp dir, removed when the object goes away.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+  // Names of the files in the directory, sorted.
+  std::vector<std::string> files() const;
+
+ private:
+  std::string path_;
+};
+
+std::string readText(const std::string& path);
+void writeText(const std::string& path, const std::string& text);
+
+// The repository's kernels.cl ($CLGEMM_SOURCE_DIR if set), for tests that build a modified copy.
+std::string sourceKernels();
+
+}  // namespace clgemm_test

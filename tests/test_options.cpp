@@ -1,0 +1,156 @@
+// Command-line parsing: the option names other issues and scripts rely on, and the form checks.
+#include <gtest/gtest.h>
+
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "errors.hpp"
+#include "kernels.hpp"
+#include "options.hpp"
+
+namespace {
+
+clgemm::Options parse(std::initializer_list<const char*> args) {
+  std::vector<const char*> argv = {"clgemm"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return clgemm::parseOptions(int(argv.size()), argv.data());
+}
+
+std::string usageMessage(std::initializer_list<const char*> args) {
+  try {
+    parse(args);
+  } catch (const clgemm::UsageError& e) {
+    EXPECT_EQ(e.code(), clgemm::kExitUsage);
+    return e.what();
+  }
+  ADD_FAILURE() << "no usage error";
+  return "";
+}
+
+TEST(Options, DefaultsMatchTheDocumentation) {
+  const auto o = parse({});
+  EXPECT_EQ(o.kernels, "naive,tiled,regtile2d");
+  EXPECT_FALSE(o.m || o.n || o.k);
+  EXPECT_FALSE(o.platform || o.device);
+  EXPECT_EQ(o.alpha, 1.0f);
+  EXPECT_EQ(o.beta, 0.0f);
+  EXPECT_EQ(o.warmup, 2);
+  EXPECT_EQ(o.reps, 10);
+  EXPECT_TRUE(o.check);
+  EXPECT_EQ(o.format, clgemm::Format::kTable);
+  EXPECT_TRUE(o.defines.empty());
+}
+
+TEST(Options, ReadsEveryOption) {
+  const auto o =
+      parse({"--platform", "1",         "--device",   "2",        "--kernel", "tiled,naive",
+             "-m",         "7",         "-n",         "8",        "-k",       "9",
+             "--alpha",    "1.5",       "--beta",     "-0.5",     "--reps",   "3",
+             "--warmup",   "0",         "--no-check", "--format", "csv",      "--out",
+             "r.csv",      "--kernels", "my.cl",      "--seed",   "7"});
+  EXPECT_EQ(*o.platform, 1);
+  EXPECT_EQ(*o.device, 2);
+  EXPECT_EQ(o.kernels, "tiled,naive");
+  EXPECT_EQ(*o.m, 7);
+  EXPECT_EQ(*o.n, 8);
+  EXPECT_EQ(*o.k, 9);
+  EXPECT_FLOAT_EQ(o.alpha, 1.5f);
+  EXPECT_FLOAT_EQ(o.beta, -0.5f);
+  EXPECT_EQ(o.reps, 3);
+  EXPECT_EQ(o.warmup, 0);
+  EXPECT_FALSE(o.check);
+  EXPECT_EQ(o.format, clgemm::Format::kCsv);
+  EXPECT_EQ(o.out, "r.csv");
+  EXPECT_EQ(o.kernel_file, "my.cl");
+  EXPECT_EQ(o.seed, 7u);
+}
+
+TEST(Options, SizeSetsAllThreeDimensions) {
+  const auto o = parse({"--size", "33"});
+  EXPECT_EQ(*o.m, 33);
+  EXPECT_EQ(*o.n, 33);
+  EXPECT_EQ(*o.k, 33);
+}
+
+TEST(Options, DefinesInBothSpellingsKeepOrderAndCommas) {
+  const auto o = parse({"-D", "TSM=128", "-DTSN=64", "-D", "EXTRA=1,2"});
+  ASSERT_EQ(o.defines.size(), 3u);
+  EXPECT_EQ(o.defines[0].name, "TSM");
+  EXPECT_EQ(o.defines[0].value, "128");
+  EXPECT_EQ(o.defines[1].name, "TSN");
+  EXPECT_EQ(o.defines[1].value, "64");
+  EXPECT_EQ(o.defines[2].value, "1,2");
+}
+
+TEST(Options, JsonFormat) { EXPECT_EQ(parse({"--format", "json"}).format, clgemm::Format::kJson); }
+
+TEST(Options, MalformedValuesNameTheOption) {
+  EXPECT_NE(usageMessage({"-m", "0"}).find("-m 0"), std::string::npos);
+  EXPECT_NE(usageMessage({"-n", "x"}).find("-n 'x'"), std::string::npos);
+  EXPECT_NE(usageMessage({"-k", "-1"}).find("-k -1"), std::string::npos);
+  EXPECT_NE(usageMessage({"--size", "12abc"}).find("--size"), std::string::npos);
+  EXPECT_NE(usageMessage({"--reps", "0"}).find("--reps"), std::string::npos);
+  EXPECT_NE(usageMessage({"--warmup", "-1"}).find("--warmup"), std::string::npos);
+  EXPECT_NE(usageMessage({"--alpha", "one"}).find("--alpha"), std::string::npos);
+  EXPECT_NE(usageMessage({"--beta", "nan"}).find("--beta"), std::string::npos);
+  EXPECT_NE(usageMessage({"--platform", "-1"}).find("--platform"), std::string::npos);
+  EXPECT_NE(usageMessage({"-m", "99999999999"}).find("-m"), std::string::npos);
+  EXPECT_NE(usageMessage({"--format", "xml"}).find("xml"), std::string::npos);
+}
+
+TEST(Options, MalformedDefines) {
+  EXPECT_NE(usageMessage({"-D", "TSM"}).find("no '='"), std::string::npos);
+  EXPECT_NE(usageMessage({"-D", "=3"}).find("empty name"), std::string::npos);
+  EXPECT_NE(usageMessage({"-D", "TSM="}).find("empty value"), std::string::npos);
+  EXPECT_NE(usageMessage({"-D", "9X=3"}).find("'9X'"), std::string::npos);
+  EXPECT_NE(usageMessage({"-D", "A-B=3"}).find("'A-B'"), std::string::npos);
+}
+
+TEST(Options, Conflicts) {
+  EXPECT_NE(usageMessage({"--size", "8", "-n", "4"}).find("-n"), std::string::npos);
+  EXPECT_NE(usageMessage({"--input-a", "a.npy"}).find("--input-b"), std::string::npos);
+  EXPECT_NE(usageMessage({"--input-c", "c.npy"}).find("--input-c"), std::string::npos);
+  EXPECT_NE(usageMessage(
+                {"--input-a", "a.npy", "--input-b", "b.npy", "--output-c", "c.npy", "--no-check"})
+                .find("--no-check"),
+            std::string::npos);
+  EXPECT_NE(usageMessage({"--out", "x.npy", "--input-a", "a.npy", "--input-b", "b.npy",
+                          "--output-c", "x.npy"})
+                .find("same file"),
+            std::string::npos);
+}
+
+TEST(Options, UnknownOptionsAndStrayArguments) {
+  EXPECT_NE(usageMessage({"--bogus"}).find("bogus"), std::string::npos);
+  EXPECT_NE(usageMessage({"stray"}).find("'stray'"), std::string::npos);
+  EXPECT_NE(usageMessage({"-m"}).find("m"), std::string::npos);  // value missing
+}
+
+TEST(Options, VariantListsAreCheckedByName) {
+  const auto chosen = clgemm::parseVariantList("regtile2d,naive,regtile2d");
+  ASSERT_EQ(chosen.size(), 2u);
+  EXPECT_EQ(chosen[0]->name, "regtile2d");
+  EXPECT_EQ(chosen[1]->name, "naive");
+  try {
+    clgemm::parseVariantList("naive,fastest");
+    FAIL() << "unknown variant accepted";
+  } catch (const clgemm::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("'fastest'"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("regtile2d"), std::string::npos);
+  }
+  EXPECT_THROW(clgemm::parseVariantList(","), clgemm::UsageError);
+}
+
+TEST(Options, HelpListsEveryVariantWithItsParameters) {
+  const std::string help = clgemm::helpText();
+  for (const auto& v : clgemm::variants()) {
+    EXPECT_NE(help.find(v.name + ":"), std::string::npos) << v.name;
+    for (const auto& p : v.params)
+      EXPECT_NE(help.find(p.name + " [" + std::to_string(p.default_value) + "]"), std::string::npos)
+          << v.name << " " << p.name;
+  }
+  EXPECT_NE(help.find("--input-a"), std::string::npos);
+}
+
+}  // namespace

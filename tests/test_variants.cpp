@@ -1,0 +1,214 @@
+// Every kernel variant against the double reference, through the real binary on the machine's
+// OpenCL device: sizes that divide no tile, alpha/beta other than 1/0, non-default parameters.
+// And proof that the check bites: a kernel that skips elements or gets them wrong must fail.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "kernels.hpp"
+#include "run_clgemm.hpp"
+#include "verify.hpp"
+
+namespace {
+
+using clgemm_test::runClgemm;
+using nlohmann::json;
+
+struct Shape {
+  int m, n, k;
+};
+struct Scalars {
+  const char* alpha;
+  const char* beta;
+};
+void PrintTo(const Shape& s, std::ostream* os) { *os << s.m << "x" << s.n << "x" << s.k; }
+void PrintTo(const Scalars& s, std::ostream* os) {
+  *os << "alpha=" << s.alpha << " beta=" << s.beta;
+}
+
+std::string allVariants() {
+  std::string names;
+  for (const auto& v : clgemm::variants()) names += (names.empty() ? "" : ",") + v.name;
+  return names;
+}
+
+json runJson(const std::vector<std::string>& args, int expected_exit = 0) {
+  std::vector<std::string> full = {"--format", "json", "--reps", "1", "--warmup", "0"};
+  full.insert(full.end(), args.begin(), args.end());
+  const auto r = runClgemm(full);
+  EXPECT_EQ(r.exit_code, expected_exit) << r.err;
+  try {
+    return json::parse(r.out);
+  } catch (const json::exception& e) {
+    ADD_FAILURE() << "not JSON: " << e.what() << "\nstdout:\n" << r.out << "\nstderr:\n" << r.err;
+    return json::object();
+  }
+}
+
+void expectAllOk(const json& doc, std::size_t expected_rows) {
+  ASSERT_TRUE(doc.contains("results"));
+  ASSERT_EQ(doc["results"].size(), expected_rows);
+  for (const auto& row : doc["results"]) {
+    EXPECT_EQ(row["status"], "ok") << row.dump();
+    ASSERT_TRUE(row["err_ratio"].is_number()) << row.dump();
+    EXPECT_LT(row["err_ratio"].get<double>(), clgemm::kErrorRatioThreshold) << row.dump();
+    EXPECT_GT(row["gflops"].get<double>(), 0.0) << row.dump();
+  }
+}
+
+class AllVariants : public ::testing::TestWithParam<std::tuple<Shape, Scalars>> {};
+
+TEST_P(AllVariants, MatchTheReference) {
+  const auto [shape, scalars] = GetParam();
+  const json doc = runJson({"--kernel", allVariants(), "-m", std::to_string(shape.m), "-n",
+                            std::to_string(shape.n), "-k", std::to_string(shape.k), "--alpha",
+                            scalars.alpha, "--beta", scalars.beta});
+  expectAllOk(doc, clgemm::variants().size());
+  for (const auto& row : doc["results"]) {
+    EXPECT_EQ(row["m"], shape.m);
+    EXPECT_EQ(row["n"], shape.n);
+    EXPECT_EQ(row["k"], shape.k);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    OddSizes, AllVariants,
+    ::testing::Combine(::testing::Values(Shape{1, 1, 1}, Shape{7, 7, 7}, Shape{33, 17, 9},
+                                         Shape{100, 37, 129}, Shape{128, 128, 128}),
+                       ::testing::Values(Scalars{"1", "0"}, Scalars{"1.5", "-0.5"})),
+    [](const auto& info) {
+      const Shape s = std::get<0>(info.param);
+      const bool plain = std::string(std::get<1>(info.param).beta) == "0";
+      return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) +
+             (plain ? "_alpha1_beta0" : "_alpha1p5_betam0p5");
+    });
+
+// Non-default parameters: other tile shapes, rectangular work-groups, no padding.
+struct ParamCase {
+  const char* name;
+  const char* variant;
+  std::vector<std::string> defines;
+};
+
+void PrintTo(const ParamCase& c, std::ostream* os) { *os << c.name; }
+
+class NonDefaultParameters : public ::testing::TestWithParam<ParamCase> {};
+
+TEST_P(NonDefaultParameters, MatchTheReferenceAtOddSizes) {
+  const ParamCase& c = GetParam();
+  for (const Shape& s : {Shape{33, 17, 9}, Shape{100, 37, 129}}) {
+    std::vector<std::string> args = {"--kernel", c.variant,
+                                     "-m",       std::to_string(s.m),
+                                     "-n",       std::to_string(s.n),
+                                     "-k",       std::to_string(s.k),
+                                     "--alpha",  "-2",
+                                     "--beta",   "0.25"};
+    for (const auto& d : c.defines) args.insert(args.end(), {"-D", d});
+    const json doc = runJson(args);
+    expectAllOk(doc, 1);
+    // The report records the user's values and says where they came from.
+    for (const auto& d : c.defines) {
+      const auto eq = d.find('=');
+      EXPECT_EQ(doc["results"][0]["defines"][d.substr(0, eq)], d.substr(eq + 1));
+      EXPECT_EQ(doc["results"][0]["define_sources"][d.substr(0, eq)], "cli");
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Variants, NonDefaultParameters,
+    ::testing::Values(ParamCase{"naive_8x4", "naive", {"WGX=8", "WGY=4"}},
+                      ParamCase{"tiled_TS8", "tiled", {"TS=8"}},
+                      ParamCase{"tiled_TS5", "tiled", {"TS=5"}},
+                      ParamCase{"regtile2d_rect",
+                                "regtile2d",
+                                {"TSM=32", "TSN=64", "TSK=8", "WPTM=4", "WPTN=8", "PAD=0"}},
+                      ParamCase{"regtile2d_odd",
+                                "regtile2d",
+                                {"TSM=24", "TSN=20", "TSK=7", "WPTM=3", "WPTN=5", "PAD=2"}}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+TEST(Defaults, ReportedWithTheirSource) {
+  const json doc = runJson({"--kernel", "regtile2d", "--size", "16"});
+  const auto& row = doc["results"][0];
+  EXPECT_EQ(row["defines"]["TSM"], "64");
+  EXPECT_EQ(row["define_sources"]["TSM"], "default");
+}
+
+// A kernels file whose naive kernel never writes column 0 of C. The poisoned C must expose it,
+// with beta = 0 (NaN left behind) and with beta != 0 (C0 left behind).
+std::string kernelsSkippingColumnZero() {
+  std::string text = clgemm_test::sourceKernels();
+  const std::string store = "  store_c(C, row * N + col, acc, alpha, beta);\n}";
+  const auto at = text.find(store);
+  EXPECT_NE(at, std::string::npos) << "naive's store not found in kernels.cl";
+  text.replace(at, store.size(), "  if (col > 0) store_c(C, row * N + col, acc, alpha, beta);\n}");
+  return text;
+}
+
+TEST(Verification, AnUnwrittenElementFails) {
+  clgemm_test::TempDir dir;
+  clgemm_test::writeText(dir.file("broken.cl"), kernelsSkippingColumnZero());
+  for (const char* beta : {"0", "0.5"}) {
+    const auto r =
+        runClgemm({"--kernels", dir.file("broken.cl"), "--kernel", "naive", "-m", "9", "-n", "5",
+                   "-k", "3", "--beta", beta, "--reps", "1", "--warmup", "0"});
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find("verification failed"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(",0] ="), std::string::npos) << "should point at column 0: " << r.err;
+    EXPECT_NE(r.out.find("FAIL"), std::string::npos) << r.out;
+  }
+}
+
+TEST(Verification, ASlightlyWrongSumFails) {
+  // regtile2d dropping the last K-step's contribution only when K is not a multiple of TSK: the
+  // kind of edge bug that passes at friendly sizes. It must pass at K = 32 and fail at K = 33.
+  std::string text = clgemm_test::sourceKernels();
+  const std::string loop = "for (int k0 = 0; k0 < K; k0 += TSK) {\n    // Consecutive";
+  const auto at = text.find(loop);
+  ASSERT_NE(at, std::string::npos) << "regtile2d's K loop not found in kernels.cl";
+  text.replace(at, loop.size(), "for (int k0 = 0; k0 + TSK <= K; k0 += TSK) {\n    // Consecutive");
+  clgemm_test::TempDir dir;
+  clgemm_test::writeText(dir.file("edge.cl"), text);
+  const auto ok = runClgemm({"--kernels", dir.file("edge.cl"), "--kernel", "regtile2d", "--size",
+                             "32", "--reps", "1", "--warmup", "0"});
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+  const auto bad = runClgemm({"--kernels", dir.file("edge.cl"), "--kernel", "regtile2d", "-m", "32",
+                              "-n", "32", "-k", "33", "--reps", "1", "--warmup", "0"});
+  EXPECT_EQ(bad.exit_code, 1) << bad.err;
+  EXPECT_NE(bad.err.find("verification failed"), std::string::npos) << bad.err;
+}
+
+TEST(Formats, TableAndCsvCarryTheSameRows) {
+  const auto table = runClgemm({"--size", "20", "--reps", "2", "--warmup", "1"});
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  for (const auto& v : clgemm::variants())
+    EXPECT_NE(table.out.find("\n" + v.name + " "), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("GFLOP/s"), std::string::npos);
+
+  const auto csv = runClgemm({"--size", "20", "--reps", "2", "--warmup", "1", "--format", "csv"});
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  const std::string header = csv.out.substr(0, csv.out.find('\n'));
+  for (const char* column : {"variant", "device", "m", "n", "k", "alpha", "beta", "defines",
+                             "ms_median", "ms_min", "gflops", "err_ratio", "status"})
+    EXPECT_NE(("," + header + ",").find(std::string(",") + column + ","), std::string::npos)
+        << column;
+  std::size_t lines = 0;
+  for (char c : csv.out) lines += c == '\n';
+  EXPECT_EQ(lines, 1 + clgemm::variants().size());
+}
+
+TEST(Output, OutFileHoldsTheReport) {
+  clgemm_test::TempDir dir;
+  const auto r = runClgemm({"--size", "8", "--reps", "1", "--warmup", "0", "--format", "json",
+                            "--out", dir.file("r.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(r.out.empty());
+  EXPECT_EQ(dir.files(), std::vector<std::string>{"r.json"});
+  const json doc = json::parse(clgemm_test::readText(dir.file("r.json")));
+  EXPECT_EQ(doc["results"].size(), 3u);
+}
+
+}  // namespace
