@@ -46,20 +46,27 @@ UserDefine parseDefine(const std::string& arg) {
 }
 
 ResolvedDefines::ResolvedDefines(const std::vector<Param>& params,
-                                 const std::vector<UserDefine>& user) {
+                                 const std::vector<UserDefine>& user,
+                                 const std::map<std::string, std::string>& tuned) {
   std::map<std::string, std::string> given;
   for (const auto& d : user) given[d.name] = d.value;  // the last -D for a name wins, as in cc
 
   for (const auto& p : params) {
     ResolvedDefine r{p.name, std::to_string(p.default_value), "default"};
     const auto found = given.find(p.name);
+    const auto from_data = tuned.find(p.name);
     if (found != given.end()) {
       r.value = found->second;
       r.source = "cli";
+    } else if (from_data != tuned.end()) {
+      r.value = from_data->second;
+      r.source = "data";
     }
     int value = 0;
-    if (!parseInt(r.value, value))
-      throw UsageError("-D " + p.name + "=" + r.value + ": " + p.name + " must be an integer");
+    if (!parseInt(r.value, value)) {
+      throw UsageError((r.source == "cli" ? "-D " : "tuned entry: ") + p.name + "=" + r.value +
+                       ": " + p.name + " must be an integer");
+    }
     params_[p.name] = value;
     defines_.push_back(r);
   }

@@ -23,15 +23,17 @@ struct Param;  // kernels.hpp
 struct ResolvedDefine {
   std::string name;
   std::string value;
-  std::string source;  // "cli" or "default"
+  std::string source;  // "cli", "data" (a tuned entry for this device), "problem" or "default"
 };
 
 class ResolvedDefines {
  public:
-  // The variant's parameters take the user's value where given, else their default; the user's
-  // other defines are passed through unchanged. Parameter values must be integers: the host sizes
-  // the launch with them.
-  ResolvedDefines(const std::vector<Param>& params, const std::vector<UserDefine>& user);
+  // The variant's parameters take the user's value where given, else the tuned value for this
+  // device (`tuned`, reported with source "data"), else their default; the user's other defines are
+  // passed through unchanged. Parameter values must be integers: the host sizes the launch with
+  // them.
+  ResolvedDefines(const std::vector<Param>& params, const std::vector<UserDefine>& user,
+                  const std::map<std::string, std::string>& tuned = {});
 
   const std::vector<ResolvedDefine>& all() const { return defines_; }
   // The integer value of one of the variant's parameters.

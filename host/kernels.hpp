@@ -1,6 +1,7 @@
-// The registry of GEMM variants. Each entry says which kernel in kernels.cl it runs, its parameters
-// with defaults, its constraints, and how the NDRange follows from the parameters and M, N, K.
-// Adding a variant is adding one kernel to kernels.cl and one entry in kernels.cpp.
+// The registry of GEMM variants: the OpenCL kernels, the CPU paths and the library baselines. Each
+// entry says how it runs, its parameters with defaults and its constraints; an OpenCL entry also
+// names its kernel in kernels.cl and how the NDRange follows from the parameters and M, N, K.
+// Adding a kernel is adding one kernel to kernels.cl and one entry in kernels.cpp.
 #pragma once
 
 #include <array>
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cpu_gemm.hpp"
 #include "defines.hpp"
 
 namespace clgemm {
@@ -25,24 +27,54 @@ struct LaunchShape {
   std::string local_from;  // the defines the work-group shape follows from, for error messages
 };
 
+enum class Backend {
+  kOpenCl,   // a kernel from kernels.cl, timed with profiling events
+  kCpu,      // one of clgemm's OpenMP paths, timed with a host clock
+  kClblast,  // CLBlast's SGEMM on the same OpenCL queue, host clock around call and clFinish
+  kOpenblas  // OpenBLAS cblas_sgemm on the host, host clock
+};
+
 struct Variant {
-  std::string name;     // what --kernel takes
-  std::string entry;    // the __kernel function in kernels.cl
+  std::string name;  // what --kernel takes
+  Backend backend;
   std::string summary;  // one line for --help and the README
   std::vector<Param> params;
   // One message per violated constraint, each naming the define(s) to change.
   std::function<std::vector<std::string>(const ResolvedDefines&)> constraints;
+
+  // kOpenCl only.
+  std::string entry;  // the __kernel function in kernels.cl
   std::function<LaunchShape(const ResolvedDefines&, int m, int n)> shape;
   // __local bytes the kernel declares with these parameters, checked before building.
   std::function<std::size_t(const ResolvedDefines&)> local_mem_bytes;
+  // Optional: defines the host derives from the problem (e.g. whether edges need checks), passed
+  // to the compiler after the parameters and reported with source "problem".
+  std::function<std::vector<ResolvedDefine>(const ResolvedDefines&, int m, int n, int k)>
+      problem_defines;
+
+  // kCpu only: one GEMM with the resolved parameters.
+  std::function<void(const CpuGemm&, const ResolvedDefines&)> cpu;
+
+  bool isBaseline() const { return backend == Backend::kClblast || backend == Backend::kOpenblas; }
+  bool needsOpenCl() const { return backend == Backend::kOpenCl || backend == Backend::kClblast; }
 };
 
-// Every variant, in ladder order.
+// Throws a usage error listing every violated constraint of the variant with these defines.
+void checkConstraints(const Variant& variant, const ResolvedDefines& defines);
+
+// Every variant: the OpenCL kernels in ladder order, the CPU paths, then the baselines.
 const std::vector<Variant>& variants();
 
-// The variants named in a comma-separated list, in the order given, duplicates dropped. Unknown
-// names are a usage error that lists the known ones.
+// Whether a baseline library was compiled in; when not, its rows say "not built" (status skipped).
+bool backendBuilt(Backend backend);
+
+// The variants named in a comma-separated list, in the order given, duplicates dropped. Besides
+// names it takes the groups "cl" (every OpenCL kernel), "cpu" (every CPU path) and "all"
+// (everything, baselines included). Unknown names are a usage error listing the known ones.
 std::vector<const Variant*> parseVariantList(const std::string& list);
+
+// --compare: baselines only ("clblast", "openblas"), appended after the --kernel variants.
+std::vector<const Variant*> parseCompareList(const std::string& list);
 
 // The default --kernel list.
 inline constexpr const char* kDefaultKernels = "naive,tiled,regtile2d";

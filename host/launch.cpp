@@ -65,16 +65,6 @@ void checkBuiltKernel(const cl::Kernel& kernel, const cl::Device& device, const 
   }
 }
 
-double Timings::median() const {
-  std::vector<double> sorted = ms;
-  std::sort(sorted.begin(), sorted.end());
-  const std::size_t n = sorted.size();
-  if (n == 0) return 0.0;
-  return n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
-}
-
-double Timings::min() const { return ms.empty() ? 0.0 : *std::min_element(ms.begin(), ms.end()); }
-
 Timings timeKernel(cl::CommandQueue& queue, const cl::Kernel& kernel, const LaunchShape& shape,
                    int warmup, int reps, const std::function<void()>& prepare) {
   const cl::NDRange global(shape.global[0], shape.global[1]);

@@ -8,6 +8,7 @@
 #include "device.hpp"
 #include "kernels.hpp"
 #include "opencl.hpp"
+#include "timing.hpp"
 
 namespace clgemm {
 
@@ -22,14 +23,9 @@ void checkVariantConfig(const DeviceInfo& device, const Variant& variant,
 void checkBuiltKernel(const cl::Kernel& kernel, const cl::Device& device, const DeviceInfo& info,
                       const Variant& variant, const LaunchShape& shape);
 
-struct Timings {
-  std::vector<double> ms;  // one entry per timed repetition, kernel time from profiling events
-  double median() const;
-  double min() const;
-};
-
-// Runs `warmup` untimed and `reps` timed launches. `prepare` is enqueued before every launch (it
-// resets or poisons C) and is not part of the timed interval.
+// Runs `warmup` untimed and `reps` timed launches, timed with profiling events (kernel time).
+// `prepare` is enqueued before every launch (it resets or poisons C) and is not part of the timed
+// interval.
 Timings timeKernel(cl::CommandQueue& queue, const cl::Kernel& kernel, const LaunchShape& shape,
                    int warmup, int reps, const std::function<void()>& prepare);
 

@@ -28,7 +28,9 @@ cxxopts::Options makeParser() {
     ("platform", "platform index (see --list)", cxxopts::value<std::string>(), "N")
     ("device", "device index on that platform (default: first GPU, else first device)",
      cxxopts::value<std::string>(), "N")
-    ("kernel", "comma-separated kernel variants", cxxopts::value<std::string>()->default_value(kDefaultKernels), "LIST")
+    ("kernel", "comma-separated kernel variants or groups (cl, cpu, all)", cxxopts::value<std::string>()->default_value(kDefaultKernels), "LIST")
+    ("compare", "baselines to add: clblast, openblas (default without --kernel: both)", cxxopts::value<std::string>(), "LIST")
+    ("threads", "host threads for the CPU paths and OpenBLAS (default: all cores)", cxxopts::value<std::string>(), "N")
     ("D", "define passed to the kernel compiler and used to size the launch (repeatable)",
      cxxopts::value<std::vector<std::string>>(), "NAME=VALUE")
     ("m", "rows of A and C", cxxopts::value<std::string>(), "M")
@@ -47,7 +49,9 @@ cxxopts::Options makeParser() {
     ("input-b", "B from a float32 C-order .npy file (K x N)", cxxopts::value<std::string>(), "B.npy")
     ("input-c", "C from a float32 C-order .npy file (M x N), used when beta != 0", cxxopts::value<std::string>(), "C.npy")
     ("output-c", "write the first verified variant's C to a .npy file", cxxopts::value<std::string>(), "OUT.npy")
-    ("kernels", "build from this kernels file instead of the installed kernels.cl", cxxopts::value<std::string>(), "FILE");
+    ("kernels", "build from this kernels file instead of the installed kernels.cl", cxxopts::value<std::string>(), "FILE")
+    ("cl-options", "extra OpenCL compiler options, e.g. -cl-nv-verbose or -cl-mad-enable", cxxopts::value<std::string>(), "OPTS")
+    ("build-log", "print each kernel's build log (e.g. ptxas's register report) to stderr");
   // clang-format on
   return parser;
 }
@@ -106,6 +110,12 @@ Options parseOptions(int argc, const char* const argv[]) {
   if (result.count("platform")) o.platform = parseAtLeast("--platform", text("platform"), 0);
   if (result.count("device")) o.device = parseAtLeast("--device", text("device"), 0);
   o.kernels = text("kernel");
+  o.kernels_given = result.count("kernel") > 0;
+  if (result.count("compare")) {
+    o.compare = text("compare");
+    o.compare_given = true;
+  }
+  if (result.count("threads")) o.threads = parseAtLeast("--threads", text("threads"), 1);
   if (result.count("D")) {
     for (const auto& d : result["D"].as<std::vector<std::string>>())
       o.defines.push_back(parseDefine(d));
@@ -144,6 +154,8 @@ Options parseOptions(int argc, const char* const argv[]) {
   if (result.count("input-c")) o.input_c = text("input-c");
   if (result.count("output-c")) o.output_c = text("output-c");
   if (result.count("kernels")) o.kernel_file = text("kernels");
+  if (result.count("cl-options")) o.cl_options = text("cl-options");
+  o.build_log = result.count("build-log") > 0;
   for (const char* name : {"out", "input-a", "input-b", "input-c", "output-c", "kernels"}) {
     if (result.count(name) && text(name).empty())
       throw UsageError(std::string("--") + name + " needs a file name");

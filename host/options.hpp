@@ -16,7 +16,11 @@ struct Options {
   bool help = false;
   bool list = false;
   std::optional<int> platform, device;
-  std::string kernels;  // the --kernel list as given
+  std::string kernels;         // the --kernel list as given
+  bool kernels_given = false;  // --kernel on the command line (else the default list)
+  std::string compare;         // --compare list as given (baselines)
+  bool compare_given = false;
+  std::optional<int> threads;  // host threads for CPU paths and OpenBLAS; unset: all cores
   std::vector<UserDefine> defines;
   std::optional<int> m, n, k;  // unset: the default size for the device, or the .npy shapes
   float alpha = 1.0f, beta = 0.0f;
@@ -27,6 +31,8 @@ struct Options {
   std::string out;  // report file; empty: stdout
   std::string input_a, input_b, input_c, output_c;
   std::string kernel_file;
+  std::string cl_options;  // extra OpenCL compiler options for every kernel build
+  bool build_log = false;  // print each kernel's build log to stderr
   std::uint64_t seed = 42;
 };
 

@@ -1,5 +1,6 @@
 #include "report.hpp"
 
+#include <functional>
 #include <iomanip>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -28,6 +29,7 @@ std::string definesText(const ResultRow& row, bool mark_user) {
   for (const auto& d : row.defines) {
     out += (out.empty() ? "" : " ") + d.name + "=" + d.value;
     if (mark_user && d.source == "cli") out += "*";
+    if (mark_user && d.source == "data") out += "+";
   }
   return out;
 }
@@ -46,9 +48,19 @@ std::string csvField(const std::string& s) {
   return out + "\"";
 }
 
+std::string ratio(std::optional<double> value) {
+  if (!value) return "";
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(2) << *value << "x";
+  return s.str();
+}
+
 void writeTable(std::ostream& out, const RunInfo& run, const std::vector<ResultRow>& rows) {
-  out << "device: " << run.device.name << " (" << run.device.type << ", "
-      << run.device.platform_name << ", driver " << run.device.driver_version << ")\n"
+  if (run.device) {
+    out << "device: " << run.device->name << " (" << run.device->type << ", "
+        << run.device->platform_name << ", driver " << run.device->driver_version << ")\n";
+  }
+  out << "host: " << run.host_cpu << ", " << run.threads << " threads for CPU paths\n"
       << "problem: M=" << run.m << " N=" << run.n << " K=" << run.k << " alpha=" << run.alpha
       << " beta=" << run.beta << ", " << run.warmup << " warm-up + " << run.reps
       << " timed runs, kernels from " << run.kernel_source << "\n";
@@ -59,16 +71,33 @@ void writeTable(std::ostream& out, const RunInfo& run, const std::vector<ResultR
   } else {
     out << "not checked (--no-check)\n";
   }
-  out << "GFLOP/s = 2*M*N*K / median kernel time\n\n";
+  out << "GFLOP/s = 2*M*N*K / median time (OpenCL kernels: profiling events; CPU paths and "
+         "libraries: host clock)\n\n";
 
-  const std::vector<std::string> header = {"variant", "status",    "median ms", "min ms",
-                                           "GFLOP/s", "err ratio", "defines"};
-  std::vector<std::vector<std::string>> cells;
-  bool any_user = false;
+  bool any_user = false, any_clblast = false, any_openblas = false;
   for (const auto& r : rows) {
     for (const auto& d : r.defines) any_user = any_user || d.source == "cli";
-    cells.push_back({r.variant, r.status, fixed(r.ms_median, 3), fixed(r.ms_min, 3),
-                     fixed(r.gflops, 1), general(r.err_ratio), definesText(r, true)});
+    any_clblast = any_clblast || r.vs_clblast.has_value();
+    any_openblas = any_openblas || r.vs_openblas.has_value();
+  }
+  std::vector<std::string> header = {"variant", "status", "median ms", "min ms", "GFLOP/s"};
+  if (any_clblast) header.push_back("vs CLBlast");
+  if (any_openblas) header.push_back("vs OpenBLAS");
+  header.push_back("err ratio");
+  header.push_back("defines");
+  const std::size_t numeric_from = 2, numeric_to = header.size() - 2;  // right-aligned columns
+  std::vector<std::vector<std::string>> cells;
+  for (const auto& r : rows) {
+    std::vector<std::string> row = {r.variant, r.status, fixed(r.ms_median, 3), fixed(r.ms_min, 3),
+                                    fixed(r.gflops, 1)};
+    if (any_clblast) row.push_back(ratio(r.vs_clblast));
+    if (any_openblas) row.push_back(ratio(r.vs_openblas));
+    row.push_back(general(r.err_ratio));
+    std::string defines = definesText(r, true);
+    if (r.threads)
+      defines += (defines.empty() ? "" : " ") + ("threads=" + std::to_string(*r.threads));
+    row.push_back(defines);
+    cells.push_back(row);
   }
   std::vector<std::size_t> width(header.size());
   for (std::size_t c = 0; c < header.size(); ++c) {
@@ -78,8 +107,7 @@ void writeTable(std::ostream& out, const RunInfo& run, const std::vector<ResultR
   auto line = [&](const std::vector<std::string>& row) {
     std::string text;
     for (std::size_t c = 0; c < row.size(); ++c) {
-      // Names and text left-aligned, numbers right-aligned; the last column is not padded.
-      const bool numeric = c >= 2 && c <= 5;
+      const bool numeric = c >= numeric_from && c <= numeric_to;
       const std::size_t pad = width[c] - row[c].size();
       if (c + 1 == row.size()) {
         text += row[c];
@@ -93,45 +121,64 @@ void writeTable(std::ostream& out, const RunInfo& run, const std::vector<ResultR
   };
   line(header);
   for (const auto& row : cells) line(row);
-  if (any_user) out << "(* set with -D on the command line; other defines are kernel defaults)\n";
+  bool any_data = false;
+  for (const auto& r : rows)
+    for (const auto& d : r.defines) any_data = any_data || d.source == "data";
+  if (any_user) out << "(* set with -D on the command line)\n";
+  if (any_data) out << "(+ tuned for this device, from data/params)\n";
   for (const auto& r : rows)
     if (!r.message.empty()) out << r.variant << ": " << r.message << "\n";
 }
 
-const char* const kCsvColumns[] = {
-    "variant", "device", "platform",  "driver",         "m",      "n",    "k",
-    "alpha",   "beta",   "defines",   "define_sources", "warmup", "reps", "ms_median",
-    "ms_min",  "gflops", "err_ratio", "status",         "message"};
+// Platform and driver describe the OpenCL device; host rows have none.
+bool onOpenClDevice(const RunInfo& run, const ResultRow& r) {
+  return run.device && r.device == run.device->name;
+}
+
+std::string text(double value) {
+  std::ostringstream s;
+  s << value;
+  return s.str();
+}
 
 void writeCsv(std::ostream& out, const RunInfo& run, const std::vector<ResultRow>& rows) {
+  // One table of (column, value) keeps the header and the fields in step.
+  using Column = std::pair<const char*, std::function<std::string(const ResultRow&)>>;
+  const std::vector<Column> columns = {
+      {"variant", [](const ResultRow& r) { return r.variant; }},
+      {"device", [](const ResultRow& r) { return r.device; }},
+      {"platform",
+       [&](const ResultRow& r) { return onOpenClDevice(run, r) ? run.device->platform_name : ""; }},
+      {"driver",
+       [&](const ResultRow& r) {
+         return onOpenClDevice(run, r) ? run.device->driver_version : "";
+       }},
+      {"m", [&](const ResultRow&) { return std::to_string(run.m); }},
+      {"n", [&](const ResultRow&) { return std::to_string(run.n); }},
+      {"k", [&](const ResultRow&) { return std::to_string(run.k); }},
+      {"alpha", [&](const ResultRow&) { return text(run.alpha); }},
+      {"beta", [&](const ResultRow&) { return text(run.beta); }},
+      {"defines", [](const ResultRow& r) { return definesText(r, false); }},
+      {"define_sources", [](const ResultRow& r) { return sourcesText(r); }},
+      {"threads", [](const ResultRow& r) { return r.threads ? std::to_string(*r.threads) : ""; }},
+      {"warmup", [&](const ResultRow&) { return std::to_string(run.warmup); }},
+      {"reps", [&](const ResultRow&) { return std::to_string(run.reps); }},
+      {"ms_median", [](const ResultRow& r) { return fixed(r.ms_median, 6); }},
+      {"ms_min", [](const ResultRow& r) { return fixed(r.ms_min, 6); }},
+      {"gflops", [](const ResultRow& r) { return fixed(r.gflops, 3); }},
+      {"vs_clblast", [](const ResultRow& r) { return fixed(r.vs_clblast, 4); }},
+      {"vs_openblas", [](const ResultRow& r) { return fixed(r.vs_openblas, 4); }},
+      {"err_ratio", [](const ResultRow& r) { return general(r.err_ratio); }},
+      {"status", [](const ResultRow& r) { return r.status; }},
+      {"message", [](const ResultRow& r) { return r.message; }},
+  };
   std::string head;
-  for (const char* c : kCsvColumns) head += (head.empty() ? "" : ",") + std::string(c);
+  for (const auto& column : columns) head += (head.empty() ? "" : ",") + std::string(column.first);
   out << head << "\n";
   for (const auto& r : rows) {
-    std::ostringstream alpha, beta;
-    alpha << run.alpha;
-    beta << run.beta;
-    const std::vector<std::string> fields = {r.variant,
-                                             run.device.name,
-                                             run.device.platform_name,
-                                             run.device.driver_version,
-                                             std::to_string(run.m),
-                                             std::to_string(run.n),
-                                             std::to_string(run.k),
-                                             alpha.str(),
-                                             beta.str(),
-                                             definesText(r, false),
-                                             sourcesText(r),
-                                             std::to_string(run.warmup),
-                                             std::to_string(run.reps),
-                                             fixed(r.ms_median, 6),
-                                             fixed(r.ms_min, 6),
-                                             fixed(r.gflops, 3),
-                                             general(r.err_ratio),
-                                             r.status,
-                                             r.message};
     std::string line;
-    for (const auto& f : fields) line += (line.empty() ? "" : ",") + csvField(f);
+    for (const auto& column : columns)
+      line += (line.empty() ? "" : ",") + csvField(column.second(r));
     out << line << "\n";
   }
 }
@@ -142,13 +189,18 @@ nlohmann::json optionalNumber(std::optional<double> value) {
 
 void writeJson(std::ostream& out, const RunInfo& run, const std::vector<ResultRow>& rows) {
   nlohmann::json doc;
-  doc["device"] = {{"name", run.device.name},
-                   {"type", run.device.type},
-                   {"platform", run.device.platform_name},
-                   {"platform_index", run.device.platform_index},
-                   {"device_index", run.device.device_index},
-                   {"driver", run.device.driver_version},
-                   {"version", run.device.device_version}};
+  if (run.device) {
+    doc["device"] = {{"name", run.device->name},
+                     {"type", run.device->type},
+                     {"platform", run.device->platform_name},
+                     {"platform_index", run.device->platform_index},
+                     {"device_index", run.device->device_index},
+                     {"driver", run.device->driver_version},
+                     {"version", run.device->device_version}};
+  } else {
+    doc["device"] = nullptr;
+  }
+  doc["host"] = {{"cpu", run.host_cpu}, {"threads", run.threads}};
   doc["kernel_source"] = run.kernel_source;
   doc["gflops_counts"] = "2*M*N*K";
   doc["err_ratio_threshold"] = kErrorRatioThreshold;
@@ -159,23 +211,27 @@ void writeJson(std::ostream& out, const RunInfo& run, const std::vector<ResultRo
       defines[d.name] = d.value;
       sources[d.name] = d.source;
     }
-    doc["results"].push_back({{"variant", r.variant},
-                              {"device", run.device.name},
-                              {"m", run.m},
-                              {"n", run.n},
-                              {"k", run.k},
-                              {"alpha", run.alpha},
-                              {"beta", run.beta},
-                              {"defines", defines},
-                              {"define_sources", sources},
-                              {"warmup", run.warmup},
-                              {"reps", run.reps},
-                              {"ms_median", optionalNumber(r.ms_median)},
-                              {"ms_min", optionalNumber(r.ms_min)},
-                              {"gflops", optionalNumber(r.gflops)},
-                              {"err_ratio", optionalNumber(r.err_ratio)},
-                              {"status", r.status},
-                              {"message", r.message}});
+    doc["results"].push_back(
+        {{"variant", r.variant},
+         {"device", r.device},
+         {"threads", r.threads ? nlohmann::json(*r.threads) : nlohmann::json(nullptr)},
+         {"m", run.m},
+         {"n", run.n},
+         {"k", run.k},
+         {"alpha", run.alpha},
+         {"beta", run.beta},
+         {"defines", defines},
+         {"define_sources", sources},
+         {"warmup", run.warmup},
+         {"reps", run.reps},
+         {"ms_median", optionalNumber(r.ms_median)},
+         {"ms_min", optionalNumber(r.ms_min)},
+         {"gflops", optionalNumber(r.gflops)},
+         {"vs_clblast", optionalNumber(r.vs_clblast)},
+         {"vs_openblas", optionalNumber(r.vs_openblas)},
+         {"err_ratio", optionalNumber(r.err_ratio)},
+         {"status", r.status},
+         {"message", r.message}});
   }
   out << doc.dump(2) << "\n";
 }

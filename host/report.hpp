@@ -14,14 +14,20 @@ namespace clgemm {
 
 struct ResultRow {
   std::string variant;
+  std::string device;          // where it ran: the OpenCL device or the host CPU
+  std::optional<int> threads;  // host threads, for CPU paths and OpenBLAS
   std::vector<ResolvedDefine> defines;
   std::optional<double> ms_median, ms_min, gflops, err_ratio;
+  // This row's GFLOP/s over the baseline's, measured in the same run, when that baseline ran.
+  std::optional<double> vs_clblast, vs_openblas;
   std::string status;   // ok | FAIL | skipped | error | unchecked (--no-check)
   std::string message;  // why it failed or was skipped
 };
 
 struct RunInfo {
-  DeviceInfo device;
+  std::optional<DeviceInfo> device;  // unset when only host paths ran
+  std::string host_cpu;
+  int threads = 1;
   int m = 0, n = 0, k = 0;
   float alpha = 1.0f, beta = 0.0f;
   int warmup = 0, reps = 0;

@@ -1,20 +1,26 @@
 #include "runner.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <limits>
+#include <memory>
+#include <optional>
 #include <sstream>
 
 #include "atomic_file.hpp"
 #include "cl_check.hpp"
+#include "cl_session.hpp"
 #include "device.hpp"
 #include "errors.hpp"
+#include "host_info.hpp"
 #include "kernel_source.hpp"
 #include "kernels.hpp"
-#include "launch.hpp"
 #include "npy.hpp"
+#include "param_store.hpp"
 #include "problem.hpp"
-#include "program.hpp"
 #include "reference.hpp"
+#include "report.hpp"
+#include "variant_runner.hpp"
 #include "verify.hpp"
 
 namespace clgemm {
@@ -23,13 +29,6 @@ namespace {
 // Big enough to time meaningfully, small enough that run and reference take seconds.
 constexpr int kDefaultGpuSize = 2048;
 constexpr int kDefaultOtherSize = 512;
-
-struct PreparedVariant {
-  const Variant* variant;
-  ResolvedDefines defines;
-  LaunchShape shape;
-  cl::Kernel kernel;
-};
 
 std::string dims(std::size_t rows, std::size_t cols) {
   return std::to_string(rows) + " x " + std::to_string(cols);
@@ -106,148 +105,192 @@ void checkProblemFits(const DeviceInfo& device, int m, int n, int k) {
   }
 }
 
-PreparedVariant prepare(const Variant& v, const Options& o, const SelectedDevice& device,
-                        ProgramCache& programs, int m, int n) {
-  ResolvedDefines defines(v.params, o.defines);
-  const auto violations = v.constraints(defines);
-  if (!violations.empty()) {
-    std::string message = v.name + ": ";
-    for (std::size_t i = 0; i < violations.size(); ++i) message += (i ? "; " : "") + violations[i];
-    throw UsageError(message);
+// A variant ready to run, or the reason it will not (library not built).
+struct Planned {
+  const Variant* variant;
+  std::vector<ResolvedDefine> defines;
+  std::unique_ptr<VariantRunner> runner;  // null when skipped
+  std::string skip_reason;
+};
+
+// --kernel then --compare. With neither given, the default kernels and both baselines, as the
+// design promises a bare `clgemm` shows. Baselines run last whatever the order given: OpenBLAS's
+// worker threads keep spinning for a while after each call and would steal the cores from a CPU
+// path timed after it.
+std::vector<const Variant*> chooseVariants(const Options& o) {
+  std::vector<const Variant*> chosen = parseVariantList(o.kernels);
+  const std::string compare =
+      o.compare_given ? o.compare : (o.kernels_given ? "" : "clblast,openblas");
+  for (const Variant* v : parseCompareList(compare)) {
+    bool seen = false;
+    for (const Variant* c : chosen) seen = seen || c == v;
+    if (!seen) chosen.push_back(v);
   }
-  const LaunchShape shape = v.shape(defines, m, n);
-  checkVariantConfig(device.info, v, defines, shape);
-  const std::string options =
-      "-D CLGEMM_ONE_KERNEL -D KERNEL_" + v.entry + " " + defines.compilerOptions();
-  const BuiltProgram& built = programs.get(options);
-  cl::Kernel kernel;
+  std::stable_partition(chosen.begin(), chosen.end(),
+                        [](const Variant* v) { return !v->isBaseline(); });
+  return chosen;
+}
+
+Planned plan(const Variant& v, const Options& o, ClSession* session, const Problem& problem,
+             int threads, const std::vector<std::string>& param_dirs, std::ostream& err) {
+  Planned p{&v, {}, nullptr, ""};
+  if (!backendBuilt(v.backend)) {
+    p.skip_reason = "not built: " + v.name +
+                    " was not found when clgemm was configured (see CLGEMM_WITH_CLBLAST / "
+                    "CLGEMM_WITH_OPENBLAS in CMakeLists.txt)";
+    return p;
+  }
+  // OpenCL kernels take tuned parameters for this device from data/params where an entry exists.
+  TunedEntry tuned;
+  if (v.backend == Backend::kOpenCl) {
+    std::vector<std::string> warnings;
+    if (!findTunedEntry(param_dirs, session->info().name, session->info().driver_version, v.name,
+                        tuned, &warnings))
+      tuned.defines.clear();
+    for (const auto& w : warnings) err << "clgemm: note: " << w << "\n";
+  }
+  const ResolvedDefines defines(v.params, o.defines, tuned.defines);
+  p.defines = defines.all();
+  switch (v.backend) {
+    case Backend::kOpenCl:
+      p.runner = makeClKernelRunner(v, defines, *session, problem, o.cl_options,
+                                    o.build_log ? &err : nullptr);
+      break;
+    case Backend::kCpu:
+      p.runner = makeCpuRunner(v, defines, problem, threads);
+      break;
+    case Backend::kClblast:
+      p.runner = makeClblastRunner(*session, problem);
+      break;
+    case Backend::kOpenblas:
+      p.runner = makeOpenblasRunner(problem, threads);
+      break;
+  }
+  return p;
+}
+
+// Runs one planned variant and judges its result; OpenCL errors become an "error" row.
+ResultRow runAndVerify(Planned& p, const Options& o, const Problem& problem,
+                       const Reference& reference, std::vector<float>& result) {
+  ResultRow row;
+  row.variant = p.variant->name;
+  row.defines = p.defines;
+  if (!p.runner) {
+    row.status = "skipped";
+    row.message = p.skip_reason;
+    return row;
+  }
+  row.device = p.runner->deviceName();
+  row.threads = p.runner->threads();
+  for (const auto& d : p.runner->derivedDefines()) row.defines.push_back(d);
   try {
-    kernel = cl::Kernel(built.program, v.entry.c_str());
-  } catch (const cl::Error& e) {
-    if (e.err() == CL_INVALID_KERNEL_NAME) {
-      throw UsageError(v.name + ": the kernels file has no kernel '" + v.entry + "'");
+    const Timings t = p.runner->run(o.warmup, o.reps, result);
+    row.ms_median = t.median();
+    row.ms_min = t.min();
+    row.gflops = problem.flops() / (t.median() * 1e-3) * 1e-9;
+    if (o.check) {
+      const Verification v = verify(reference, result, std::size_t(problem.n));
+      row.err_ratio = v.max_ratio;
+      row.status = v.passed ? "ok" : "FAIL";
+      if (!v.passed) row.message = "verification failed: " + v.describe();
+    } else {
+      row.status = "unchecked";
     }
-    rethrowClError(e);
+  } catch (const ClError& e) {
+    row.status = "error";
+    row.message = e.what();
   }
-  checkBuiltKernel(kernel, device.device, device.info, v, shape);
-  return {&v, std::move(defines), shape, std::move(kernel)};
+  return row;
+}
+
+// vs_clblast and vs_openblas: each row's GFLOP/s over the baseline's from this run.
+void addRatios(std::vector<ResultRow>& rows) {
+  auto baseline = [&](const std::string& name) -> std::optional<double> {
+    for (const auto& r : rows)
+      if (r.variant == name && r.status == "ok" && r.gflops) return r.gflops;
+    return std::nullopt;
+  };
+  const auto clblast = baseline("clblast"), openblas = baseline("openblas");
+  for (auto& r : rows) {
+    if (!r.gflops) continue;
+    if (clblast) r.vs_clblast = *r.gflops / *clblast;
+    if (openblas) r.vs_openblas = *r.gflops / *openblas;
+  }
 }
 
 }  // namespace
 
 int runBenchmark(const Options& o, std::ostream& out, std::ostream& err) {
-  const std::vector<const Variant*> chosen = parseVariantList(o.kernels);
+  const std::vector<const Variant*> chosen = chooseVariants(o);
   if (!o.out.empty()) checkWritable(o.out, "--out");
   if (!o.output_c.empty()) checkWritable(o.output_c, "--output-c");
+  const int threads = o.threads.value_or(hostCores());
 
-  const SelectedDevice device = selectDevice(o.platform, o.device);
-  if (!device.info.has_profiling)
-    throw RuntimeError(device.info.name + " does not support profiling events, which timing needs");
+  // An OpenCL device only when something runs on one: `--kernel cpu` needs no OpenCL at all.
+  bool needs_opencl = false;
+  for (const Variant* v : chosen)
+    needs_opencl = needs_opencl || (v->needsOpenCl() && backendBuilt(v->backend));
+  std::optional<SelectedDevice> device;
+  if (needs_opencl) {
+    device = selectDevice(o.platform, o.device);
+    if (!device->info.has_profiling)
+      throw RuntimeError(device->info.name +
+                         " does not support profiling events, which timing needs");
+  }
 
   Problem problem;
   if (!o.input_a.empty()) {
     problem = loadProblem(o);
-    checkProblemFits(device.info, problem.m, problem.n, problem.k);
   } else {
-    const int fallback = device.info.is_gpu ? kDefaultGpuSize : kDefaultOtherSize;
-    const int m = o.m.value_or(fallback), n = o.n.value_or(fallback), k = o.k.value_or(fallback);
-    checkProblemFits(device.info, m, n, k);
-    problem = makeRandomProblem(m, n, k, o.alpha, o.beta, o.seed);
+    const int fallback = device && device->info.is_gpu ? kDefaultGpuSize : kDefaultOtherSize;
+    problem.m = o.m.value_or(fallback);
+    problem.n = o.n.value_or(fallback);
+    problem.k = o.k.value_or(fallback);
   }
+  if (device) checkProblemFits(device->info, problem.m, problem.n, problem.k);
+  if (o.input_a.empty())
+    problem = makeRandomProblem(problem.m, problem.n, problem.k, o.alpha, o.beta, o.seed);
   if (!o.input_c.empty() && problem.beta == 0.0f)
     err << "clgemm: note: --input-c is not read because beta is 0\n";
 
   const KernelSource source = loadKernelSource(o.kernel_file);
-  std::vector<PreparedVariant> prepared;
+  std::optional<ClSession> session;
+  if (device) session.emplace(*device, source);
+
+  const std::vector<std::string> param_dirs = paramDirs(source.origin);
+  // Every variant is checked and built before any runs, so a bad define fails in seconds.
+  std::vector<Planned> planned;
+  for (const Variant* v : chosen)
+    planned.push_back(
+        plan(*v, o, session ? &*session : nullptr, problem, threads, param_dirs, err));
+
+  Reference reference;
+  if (o.check) reference = computeReference(problem);
+  if (session) session->upload(problem);
+
   std::vector<ResultRow> rows;
-  bool any_error = false, any_failure = false;
-  try {
-    cl::Context context(device.device);
-    cl::CommandQueue queue(context, device.device, CL_QUEUE_PROFILING_ENABLE);
-    ProgramCache programs(context, device.device, source.text, source.origin);
-    // Every variant is checked and built before any runs, so a bad define fails in seconds.
-    for (const Variant* v : chosen)
-      prepared.push_back(prepare(*v, o, device, programs, problem.m, problem.n));
-
-    Reference reference;
-    if (o.check) reference = computeReference(problem);
-
-    const std::size_t c_count = std::size_t(problem.m) * std::size_t(problem.n);
-    cl::Buffer a(context, CL_MEM_READ_ONLY, problem.a.size() * sizeof(float));
-    cl::Buffer b(context, CL_MEM_READ_ONLY, problem.b.size() * sizeof(float));
-    cl::Buffer c(context, CL_MEM_READ_WRITE, c_count * sizeof(float));
-    queue.enqueueWriteBuffer(a, CL_TRUE, 0, problem.a.size() * sizeof(float), problem.a.data());
-    queue.enqueueWriteBuffer(b, CL_TRUE, 0, problem.b.size() * sizeof(float), problem.b.data());
-
-    // Before every run C is reset to C0 (beta != 0) or poisoned with NaN, so a run never sees the
-    // previous one's result and an element the kernel fails to write cannot pass.
-    const auto reset_c = [&] {
-      if (problem.beta != 0.0f) {
-        queue.enqueueWriteBuffer(c, CL_FALSE, 0, c_count * sizeof(float), problem.c0.data());
-      } else {
-        queue.enqueueFillBuffer(c, std::numeric_limits<float>::quiet_NaN(), 0,
-                                c_count * sizeof(float));
-      }
-    };
-
-    std::vector<float> result(c_count);
-    bool output_written = false;
-    for (auto& p : prepared) {
-      ResultRow row;
-      row.variant = p.variant->name;
-      row.defines = p.defines.all();
-      try {
-        p.kernel.setArg(0, problem.m);
-        p.kernel.setArg(1, problem.n);
-        p.kernel.setArg(2, problem.k);
-        p.kernel.setArg(3, problem.alpha);
-        p.kernel.setArg(4, problem.beta);
-        p.kernel.setArg(5, a);
-        p.kernel.setArg(6, b);
-        p.kernel.setArg(7, c);
-        const Timings t = timeKernel(queue, p.kernel, p.shape, o.warmup, o.reps, reset_c);
-        row.ms_median = t.median();
-        row.ms_min = t.min();
-        row.gflops = problem.flops() / (t.median() * 1e-3) * 1e-9;
-        queue.enqueueReadBuffer(c, CL_TRUE, 0, c_count * sizeof(float), result.data());
-        if (o.check) {
-          const Verification v = verify(reference, result, std::size_t(problem.n));
-          row.err_ratio = v.max_ratio;
-          row.status = v.passed ? "ok" : "FAIL";
-          if (!v.passed) {
-            row.message = "verification failed: " + v.describe();
-            err << "clgemm: " << row.variant << ": " << row.message << "\n";
-            any_failure = true;
-          } else if (!o.output_c.empty() && !output_written) {
-            writeNpy(o.output_c, "--output-c", std::size_t(problem.m), std::size_t(problem.n),
-                     result);
-            output_written = true;
-          }
-        } else {
-          row.status = "unchecked";
-        }
-      } catch (const cl::Error& e) {
-        row.status = "error";
-        row.message = ClError(e.what(), e.err()).what();
-      } catch (const ClError& e) {
-        row.status = "error";
-        row.message = e.what();
-      }
-      if (row.status == "error") {
-        err << "clgemm: error: " << row.variant << ": " << row.message << "\n";
-        any_error = true;
-      }
-      rows.push_back(std::move(row));
+  std::vector<float> result;
+  bool output_written = false;
+  for (auto& p : planned) {
+    rows.push_back(runAndVerify(p, o, problem, reference, result));
+    const ResultRow& row = rows.back();
+    if (row.status == "FAIL") err << "clgemm: " << row.variant << ": " << row.message << "\n";
+    if (row.status == "error")
+      err << "clgemm: error: " << row.variant << ": " << row.message << "\n";
+    if (row.status == "ok" && !o.output_c.empty() && !output_written) {
+      writeNpy(o.output_c, "--output-c", std::size_t(problem.m), std::size_t(problem.n), result);
+      output_written = true;
     }
-    if (!o.output_c.empty() && !output_written)
-      err << "clgemm: no variant passed verification; --output-c '" << o.output_c
-          << "' not written\n";
-  } catch (const cl::Error& e) {
-    rethrowClError(e);
   }
+  if (!o.output_c.empty() && !output_written)
+    err << "clgemm: no variant passed verification; --output-c '" << o.output_c
+        << "' not written\n";
+  addRatios(rows);
 
   RunInfo info;
-  info.device = device.info;
+  if (device) info.device = device->info;
+  info.host_cpu = hostCpuName();
+  info.threads = threads;
   info.m = problem.m;
   info.n = problem.n;
   info.k = problem.k;
@@ -262,6 +305,11 @@ int runBenchmark(const Options& o, std::ostream& out, std::ostream& err) {
   } else {
     writeFileAtomically(o.out, "--out",
                         [&](std::ostream& file) { writeReport(file, o.format, info, rows); });
+  }
+  bool any_error = false, any_failure = false;
+  for (const auto& r : rows) {
+    any_error = any_error || r.status == "error";
+    any_failure = any_failure || r.status == "FAIL";
   }
   if (any_error) return kExitRuntime;
   if (any_failure) return kExitVerifyFailed;

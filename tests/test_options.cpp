@@ -8,6 +8,7 @@
 #include "errors.hpp"
 #include "kernels.hpp"
 #include "options.hpp"
+#include "run_clgemm.hpp"
 
 namespace {
 
@@ -151,6 +152,28 @@ TEST(Options, HelpListsEveryVariantWithItsParameters) {
           << v.name << " " << p.name;
   }
   EXPECT_NE(help.find("--input-a"), std::string::npos);
+}
+
+}  // namespace
+
+namespace {
+
+// kernels.cl and the registry both state each OpenCL parameter's default (the file's #ifndef
+// defaults make it usable on its own); they must agree.
+TEST(Registry, DefaultsMatchKernelsCl) {
+  const std::string text = clgemm_test::sourceKernels();
+  for (const auto& v : clgemm::variants()) {
+    if (v.backend != clgemm::Backend::kOpenCl) continue;
+    const auto section = text.find("defined(KERNEL_" + v.entry + ")");
+    ASSERT_NE(section, std::string::npos) << v.entry;
+    const auto end = text.find("__kernel", section);
+    for (const auto& p : v.params) {
+      const std::string define = "#define " + p.name + " " + std::to_string(p.default_value);
+      const auto at = text.find(define, section);
+      EXPECT_TRUE(at != std::string::npos && at < end)
+          << v.name << ": kernels.cl lacks '" << define << "' before its kernel";
+    }
+  }
 }
 
 }  // namespace

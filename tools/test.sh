@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
 # Install what is missing, build clgemm and its tests, and run the whole suite on the machine's
-# OpenCL device (pocl's CPU device where there is no GPU). Extra arguments go to ctest, e.g.
-#   tools/test.sh -R Npy        tools/test.sh -L oclgrind
+# OpenCL device (pocl's CPU device where there is no GPU). Then the same suite on a build without
+# the optional baselines (CLBlast, OpenBLAS), whose rows must say "not built" instead of failing.
+# Extra arguments go to ctest, e.g.   tools/test.sh -R Npy
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${CLGEMM_BUILD_DIR:-$root/build}
+jobs=$(nproc)
 
 "$root/tools/setup.sh"
+
+echo "== full build: $build"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCLGEMM_BUILD_TESTS=ON
-cmake --build "$build" -j"$(nproc)"
-cd "$build"
-ctest --output-on-failure --timeout 900 "$@"
+cmake --build "$build" -j"$jobs"
+(cd "$build" && ctest --output-on-failure --timeout 900 "$@")
+
+echo "== build without CLBlast and OpenBLAS: $build-minimal"
+cmake -S "$root" -B "$build-minimal" -DCMAKE_BUILD_TYPE=Release -DCLGEMM_BUILD_TESTS=ON \
+  -DCLGEMM_WITH_CLBLAST=OFF -DCLGEMM_WITH_OPENBLAS=OFF
+cmake --build "$build-minimal" -j"$jobs"
+(cd "$build-minimal" && ctest --output-on-failure --timeout 900 "$@")

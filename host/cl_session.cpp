@@ -1,0 +1,56 @@
+#include "cl_session.hpp"
+
+#include <limits>
+
+#include "cl_check.hpp"
+
+namespace clgemm {
+
+ClSession::ClSession(const SelectedDevice& device, const KernelSource& source)
+    : device_(device.device), info_(device.info) {
+  try {
+    context_ = cl::Context(device_);
+    queue_ = cl::CommandQueue(context_, device_, CL_QUEUE_PROFILING_ENABLE);
+  } catch (const cl::Error& e) {
+    rethrowClError(e);
+  }
+  programs_.emplace(context_, device_, source.text, source.origin);
+}
+
+void ClSession::upload(const Problem& problem) {
+  problem_ = &problem;
+  const std::size_t c_bytes = std::size_t(problem.m) * std::size_t(problem.n) * sizeof(float);
+  try {
+    a_ = cl::Buffer(context_, CL_MEM_READ_ONLY, problem.a.size() * sizeof(float));
+    b_ = cl::Buffer(context_, CL_MEM_READ_ONLY, problem.b.size() * sizeof(float));
+    c_ = cl::Buffer(context_, CL_MEM_READ_WRITE, c_bytes);
+    queue_.enqueueWriteBuffer(a_, CL_TRUE, 0, problem.a.size() * sizeof(float), problem.a.data());
+    queue_.enqueueWriteBuffer(b_, CL_TRUE, 0, problem.b.size() * sizeof(float), problem.b.data());
+  } catch (const cl::Error& e) {
+    rethrowClError(e);
+  }
+}
+
+void ClSession::resetC() {
+  const std::size_t bytes = std::size_t(problem_->m) * std::size_t(problem_->n) * sizeof(float);
+  try {
+    if (problem_->beta != 0.0f) {
+      queue_.enqueueWriteBuffer(c_, CL_FALSE, 0, bytes, problem_->c0.data());
+    } else {
+      queue_.enqueueFillBuffer(c_, std::numeric_limits<float>::quiet_NaN(), 0, bytes);
+    }
+  } catch (const cl::Error& e) {
+    rethrowClError(e);
+  }
+}
+
+void ClSession::readC(std::vector<float>& result) {
+  result.resize(std::size_t(problem_->m) * std::size_t(problem_->n));
+  try {
+    queue_.enqueueReadBuffer(c_, CL_TRUE, 0, result.size() * sizeof(float), result.data());
+  } catch (const cl::Error& e) {
+    rethrowClError(e);
+  }
+}
+
+}  // namespace clgemm

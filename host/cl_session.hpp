@@ -1,0 +1,49 @@
+// The OpenCL side of a run: one device, its context and profiling queue, the program cache, and
+// the A, B, C buffers every OpenCL variant (kernels and CLBlast) shares.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "device.hpp"
+#include "kernel_source.hpp"
+#include "opencl.hpp"
+#include "problem.hpp"
+#include "program.hpp"
+
+namespace clgemm {
+
+class ClSession {
+ public:
+  ClSession(const SelectedDevice& device, const KernelSource& source);
+
+  const DeviceInfo& info() const { return info_; }
+  const cl::Device& device() const { return device_; }
+  cl::Context& context() { return context_; }
+  cl::CommandQueue& queue() { return queue_; }
+  ProgramCache& programs() { return *programs_; }
+
+  // Allocates A, B and C on the device and uploads A and B. Called once, after every variant has
+  // been prepared, so a bad define fails before any large allocation.
+  void upload(const Problem& problem);
+  cl::Buffer& a() { return a_; }
+  cl::Buffer& b() { return b_; }
+  cl::Buffer& c() { return c_; }
+
+  // Enqueues the reset of C before a run: C0 when beta != 0, else NaN, so a run never sees the
+  // previous one's result and an element a kernel fails to write cannot pass.
+  void resetC();
+  // Blocking read of C into `result`.
+  void readC(std::vector<float>& result);
+
+ private:
+  cl::Device device_;
+  DeviceInfo info_;
+  cl::Context context_;
+  cl::CommandQueue queue_;
+  std::optional<ProgramCache> programs_;
+  const Problem* problem_ = nullptr;
+  cl::Buffer a_, b_, c_;
+};
+
+}  // namespace clgemm

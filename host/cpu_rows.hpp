@@ -1,0 +1,16 @@
+// Building blocks shared by the simple CPU paths (cpu-naive, cpu-blocked, cpu-blocked-acc).
+#pragma once
+
+namespace clgemm {
+
+// C *= beta before a product is added, with BLAS semantics for beta == 0: C is overwritten, never
+// read, so NaN in C does not survive.
+void scaleBeta(float* c, long count, float beta);
+
+// out[j] += sum_k (scale * a_row[k]) * b[k * ldb + j] for j < width: one row segment of C over the
+// whole K. Compiled for several x86 levels (AVX-512, AVX2+FMA, baseline) and picked at run time,
+// since the binary is built for generic x86-64 and runs on whatever host it is copied to.
+void addRowTimesB(float* out, const float* a_row, float scale, const float* b, long ldb, long k,
+                  long width);
+
+}  // namespace clgemm

@@ -1,0 +1,23 @@
+#include "host_info.hpp"
+
+#include <omp.h>
+
+#include <fstream>
+
+namespace clgemm {
+
+std::string hostCpuName() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos && colon + 2 <= line.size()) return line.substr(colon + 2);
+    }
+  }
+  return "host CPU";
+}
+
+int hostCores() { return omp_get_num_procs(); }
+
+}  // namespace clgemm

@@ -1,0 +1,79 @@
+#include "param_store.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <system_error>
+
+namespace clgemm {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool readEntry(const fs::path& path, TunedEntry& entry, std::vector<std::string>* warnings) {
+  try {
+    std::ifstream in(path);
+    const nlohmann::json doc = nlohmann::json::parse(in);
+    entry.file = path.string();
+    entry.device = doc.at("device").get<std::string>();
+    entry.driver = doc.value("driver", "");
+    entry.kernel = doc.at("kernel").get<std::string>();
+    entry.defines.clear();
+    for (const auto& [name, value] : doc.at("defines").items())
+      entry.defines[name] = value.is_string() ? value.get<std::string>() : value.dump();
+    return true;
+  } catch (const std::exception& e) {
+    if (warnings) warnings->push_back("skipping " + path.string() + ": " + e.what());
+    return false;
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> paramDirs(const std::string& kernels_origin) {
+  std::vector<std::string> dirs;
+  std::error_code ec;
+  if (fs::is_regular_file(kernels_origin, ec))
+    dirs.push_back((fs::path(kernels_origin).parent_path() / "data" / "params").string());
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) dirs.push_back((self.parent_path() / "data" / "params").string());
+#ifdef CLGEMM_SOURCE_DIR
+  dirs.push_back((fs::path(CLGEMM_SOURCE_DIR) / "data" / "params").string());
+#endif
+  return dirs;
+}
+
+bool findTunedEntry(const std::vector<std::string>& dirs, const std::string& device,
+                    const std::string& driver, const std::string& kernel, TunedEntry& entry,
+                    std::vector<std::string>* warnings) {
+  bool found_any_driver = false;
+  TunedEntry any_driver;
+  for (const auto& dir : dirs) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) continue;
+    std::vector<fs::path> files;
+    for (const auto& f : fs::directory_iterator(dir, ec))
+      if (f.path().extension() == ".json") files.push_back(f.path());
+    std::sort(files.begin(), files.end());  // deterministic choice among equals
+    for (const auto& path : files) {
+      TunedEntry candidate;
+      if (!readEntry(path, candidate, warnings)) continue;
+      if (candidate.device != device || candidate.kernel != kernel) continue;
+      if (candidate.driver == driver) {
+        entry = candidate;
+        return true;
+      }
+      if (!found_any_driver) {
+        any_driver = candidate;
+        found_any_driver = true;
+      }
+    }
+    // The first folder with a match for this device wins over later ones.
+    if (found_any_driver) break;
+  }
+  if (found_any_driver) entry = any_driver;
+  return found_any_driver;
+}
+
+}  // namespace clgemm

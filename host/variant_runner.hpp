@@ -1,0 +1,53 @@
+// One variant made ready to run: an OpenCL kernel built and checked, a CPU path with its
+// parameters, or a baseline library. The runner times it; the caller verifies and reports.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "cl_session.hpp"
+#include "defines.hpp"
+#include "kernels.hpp"
+#include "problem.hpp"
+#include "timing.hpp"
+
+namespace clgemm {
+
+class VariantRunner {
+ public:
+  virtual ~VariantRunner() = default;
+  // Runs `warmup` untimed and `reps` timed GEMMs, each from a reset C (C0, or NaN when
+  // beta == 0), and leaves the last run's C in `result`.
+  virtual Timings run(int warmup, int reps, std::vector<float>& result) = 0;
+  // Where it runs, for the report.
+  virtual std::string deviceName() const = 0;
+  // Host threads it uses, where that applies.
+  virtual std::optional<int> threads() const { return std::nullopt; }
+  // Defines derived from the problem rather than given (source "problem"), for the report.
+  virtual std::vector<ResolvedDefine> derivedDefines() const { return {}; }
+};
+
+// The host-side reset every host runner does before a run: C0 when beta != 0, else NaN.
+void resetHostC(const Problem& problem, std::vector<float>& c);
+
+// Checks the constraints and the launch, builds the kernel and checks it against the device:
+// every usage problem surfaces here, before anything runs.
+// `extra_options` go to the compiler after the defines; with `log` set the build log is written
+// there (e.g. ptxas's register report under -cl-nv-verbose).
+std::unique_ptr<VariantRunner> makeClKernelRunner(const Variant& variant,
+                                                  const ResolvedDefines& defines,
+                                                  ClSession& session, const Problem& problem,
+                                                  const std::string& extra_options,
+                                                  std::ostream* log);
+
+std::unique_ptr<VariantRunner> makeCpuRunner(const Variant& variant, const ResolvedDefines& defines,
+                                             const Problem& problem, int threads);
+
+// Only called when backendBuilt() says the library is compiled in.
+std::unique_ptr<VariantRunner> makeClblastRunner(ClSession& session, const Problem& problem);
+std::unique_ptr<VariantRunner> makeOpenblasRunner(const Problem& problem, int threads);
+
+}  // namespace clgemm
