@@ -22,9 +22,9 @@ void cpuNaiveGemm(const CpuGemm& g);
 // bs_r x bs_c blocks of C, i-k-j inside each block.
 void cpuBlockedGemm(const CpuGemm& g, int bs_r, int bs_c);
 
-// As cpuBlockedGemm, each row segment of a block accumulated in a local buffer before it is added
-// to C.
-void cpuBlockedAccGemm(const CpuGemm& g, int bs_r, int bs_c);
+// As cpuBlockedGemm with K in steps of bs_k, each row segment of a block summed over a K-step in a
+// local (register) accumulator before it is added to C.
+void cpuBlockedAccGemm(const CpuGemm& g, int bs_r, int bs_c, int bs_k);
 
 // BLIS-style: five loops around an MR x NR register micro-kernel, A and B packed into contiguous
 // panels, MC x KC blocks of A and KC x NC blocks of B.

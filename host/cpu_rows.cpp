@@ -2,14 +2,6 @@
 
 namespace clgemm {
 
-// GCC's function multiversioning: one clone per level, resolved once at load time (ifunc).
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define CLGEMM_HOST_SIMD \
-  __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-#define CLGEMM_HOST_SIMD
-#endif
-
 void scaleBeta(float* c, long count, float beta) {
   if (beta == 0.0f) {
     for (long j = 0; j < count; ++j) c[j] = 0.0f;

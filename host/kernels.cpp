@@ -210,9 +210,13 @@ Variant cpuBlocked() {
 Variant cpuBlockedAcc() {
   return cpuVariant(
       "cpu-blocked-acc",
-      "blocked loops, each row segment summed in a local buffer before it is added to C",
-      kBlockParams, [](const CpuGemm& g, const ResolvedDefines& d) {
-        cpuBlockedAccGemm(g, d.param("BS_R"), d.param("BS_C"));
+      "blocked loops with K in steps, each 64-wide row segment summed in a register accumulator "
+      "before it is added to C",
+      {{"BS_R", 64, "rows of C per block"},
+       {"BS_C", 256, "columns of C per block"},
+       {"BS_K", 128, "K-step: the BS_K x BS_C slice of B is reused by all rows of a block"}},
+      [](const CpuGemm& g, const ResolvedDefines& d) {
+        cpuBlockedAccGemm(g, d.param("BS_R"), d.param("BS_C"), d.param("BS_K"));
       });
 }
 
