@@ -23,13 +23,13 @@ bool readFile(const fs::path& path, std::string& text) {
   return true;
 }
 
-fs::path executableDir() {
+}  // namespace
+
+std::string executableDir() {
   std::error_code ec;
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? fs::path() : self.parent_path();
+  return ec ? std::string() : self.parent_path().string();
 }
-
-}  // namespace
 
 KernelSource loadKernelSource(const std::string& user_file) {
   KernelSource source;
@@ -41,8 +41,8 @@ KernelSource loadKernelSource(const std::string& user_file) {
     return source;
   }
   std::vector<fs::path> candidates;
-  const fs::path exe_dir = executableDir();
-  if (!exe_dir.empty()) candidates.push_back(exe_dir / "kernels.cl");
+  const std::string exe_dir = executableDir();
+  if (!exe_dir.empty()) candidates.push_back(fs::path(exe_dir) / "kernels.cl");
 #ifdef CLGEMM_SOURCE_DIR
   candidates.push_back(fs::path(CLGEMM_SOURCE_DIR) / "kernels.cl");
 #endif

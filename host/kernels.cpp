@@ -1,5 +1,6 @@
 #include "kernels.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include "errors.hpp"
@@ -295,9 +296,7 @@ const Variant* findVariant(const std::string& name) {
 }
 
 void addOnce(std::vector<const Variant*>& chosen, const Variant* v) {
-  for (const auto* c : chosen)
-    if (c == v) return;
-  chosen.push_back(v);
+  if (std::find(chosen.begin(), chosen.end(), v) == chosen.end()) chosen.push_back(v);
 }
 
 std::vector<std::string> splitList(const std::string& list) {

@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <system_error>
 
+#include "kernel_source.hpp"
+
 namespace clgemm {
 namespace {
 
@@ -36,8 +38,8 @@ std::vector<std::string> paramDirs(const std::string& kernels_origin) {
   std::error_code ec;
   if (fs::is_regular_file(kernels_origin, ec))
     dirs.push_back((fs::path(kernels_origin).parent_path() / "data" / "params").string());
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) dirs.push_back((self.parent_path() / "data" / "params").string());
+  const std::string exe_dir = executableDir();
+  if (!exe_dir.empty()) dirs.push_back((fs::path(exe_dir) / "data" / "params").string());
 #ifdef CLGEMM_SOURCE_DIR
   dirs.push_back((fs::path(CLGEMM_SOURCE_DIR) / "data" / "params").string());
 #endif

@@ -2,10 +2,8 @@
 
 #include <algorithm>
 #include <climits>
-#include <limits>
 #include <memory>
 #include <optional>
-#include <sstream>
 
 #include "atomic_file.hpp"
 #include "cl_check.hpp"
@@ -121,11 +119,8 @@ std::vector<const Variant*> chooseVariants(const Options& o) {
   std::vector<const Variant*> chosen = parseVariantList(o.kernels);
   const std::string compare =
       o.compare_given ? o.compare : (o.kernels_given ? "" : "clblast,openblas");
-  for (const Variant* v : parseCompareList(compare)) {
-    bool seen = false;
-    for (const Variant* c : chosen) seen = seen || c == v;
-    if (!seen) chosen.push_back(v);
-  }
+  for (const Variant* v : parseCompareList(compare))
+    if (std::find(chosen.begin(), chosen.end(), v) == chosen.end()) chosen.push_back(v);
   std::stable_partition(chosen.begin(), chosen.end(),
                         [](const Variant* v) { return !v->isBaseline(); });
   return chosen;
