@@ -16,6 +16,35 @@ inline void store_c(__global float* C, const int index, const float acc, const f
 }
 
 // ---------------------------------------------------------------------------------------------
+// naive-global: the classic first mistake. One work-item per element of C, as in naive, but the
+// sum is accumulated straight into C in global memory: every step of the dot product loads and
+// stores C as well as A and B. A and B are not restrict here, as in the code this mistake is
+// found in, so the compiler may not keep C in a register (a store to C could change A or B).
+// Global (ceil(N/WGX)*WGX, ceil(M/WGY)*WGY), local (WGX, WGY).
+// Any size: work-items past the edge of C return before touching memory.
+#if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_gemm_naive_global)
+#ifndef WGX
+#define WGX 16  // work-group width (columns of C)
+#endif
+#ifndef WGY
+#define WGY 16  // work-group height (rows of C)
+#endif
+
+__kernel __attribute__((reqd_work_group_size(WGX, WGY, 1))) void gemm_naive_global(
+    const int M, const int N, const int K, const float alpha, const float beta,
+    __global const float* A, __global const float* B, __global float* C) {
+  const int col = get_global_id(0);
+  const int row = get_global_id(1);
+  if (row >= M || col >= N) return;
+  const int c = row * N + col;
+  C[c] = (beta == 0.0f) ? 0.0f : beta * C[c];
+  for (int k = 0; k < K; ++k) C[c] += alpha * A[row * K + k] * B[k * N + col];
+}
+#undef WGX
+#undef WGY
+#endif
+
+// ---------------------------------------------------------------------------------------------
 // naive: one work-item per element of C, the dot product summed in a private register.
 // Global (ceil(N/WGX)*WGX, ceil(M/WGY)*WGY), local (WGX, WGY).
 // Any size: work-items past the edge of C return before touching memory (no barriers here).
@@ -76,6 +105,487 @@ __kernel __attribute__((reqd_work_group_size(TS, TS, 1))) void gemm_tiled(
   if (row < M && col < N) store_c(C, row * N + col, acc, alpha, beta);
 }
 #undef TS
+#endif
+
+// ---------------------------------------------------------------------------------------------
+// tiled-wpt: adds more work per work-item to tiled. The work-group is TS x (TS/WPT) and each
+// work-item computes WPT rows of one column of C, strided by TS/WPT: each B value read from local
+// memory is reused WPT times from a register, and there are WPT times fewer work-items to
+// schedule. Global traffic is tiled's (TS x TS tiles).
+// Global (ceil(N/TS)*TS, ceil(M/TS)*TS/WPT), local (TS, TS/WPT).
+// Any size: as tiled (zero-filled tiles, bounds-checked stores, every work-item at every barrier).
+#if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_gemm_tiled_wpt)
+#ifndef TS
+#define TS 32  // tile edge: the tiles are TS x TS and the K-step is TS
+#endif
+#ifndef WPT
+#define WPT 4  // rows of C per work-item (divides TS)
+#endif
+#define RTS (TS / WPT)  // work-group height
+
+__kernel __attribute__((reqd_work_group_size(TS, RTS, 1))) void gemm_tiled_wpt(
+    const int M, const int N, const int K, const float alpha, const float beta,
+    __global const float* restrict A, __global const float* restrict B, __global float* C) {
+  const int lcol = get_local_id(0);
+  const int lrow = get_local_id(1);
+  const int col = get_group_id(0) * TS + lcol;
+  const int row0 = get_group_id(1) * TS + lrow;
+
+  __local float Asub[TS][TS];
+  __local float Bsub[TS][TS];
+
+  float acc[WPT];
+  for (int w = 0; w < WPT; ++w) acc[w] = 0.0f;
+
+  for (int k0 = 0; k0 < K; k0 += TS) {
+    for (int w = 0; w < WPT; ++w) {
+      const int r = lrow + w * RTS;
+      const int ka = k0 + lcol, kb = k0 + r;
+      Asub[r][lcol] = (row0 + w * RTS < M && ka < K) ? A[(row0 + w * RTS) * K + ka] : 0.0f;
+      Bsub[r][lcol] = (kb < K && col < N) ? B[kb * N + col] : 0.0f;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < TS; ++k) {
+      const float b = Bsub[k][lcol];
+      for (int w = 0; w < WPT; ++w) acc[w] += Asub[lrow + w * RTS][k] * b;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  for (int w = 0; w < WPT; ++w) {
+    const int row = row0 + w * RTS;
+    if (row < M && col < N) store_c(C, row * N + col, acc[w], alpha, beta);
+  }
+}
+#undef RTS
+#undef TS
+#undef WPT
+#endif
+
+// ---------------------------------------------------------------------------------------------
+// vector: adds wide data types to tiled-wpt. Each work-item computes WIDTH neighbouring columns of
+// C as one floatWIDTH, loads WIDTH floats of A and of B per global access, and reads B from local
+// memory WIDTH floats at a time. The work-group is (TS/WIDTH) x TS.
+// Global (ceil(N/TS)*TS/WIDTH, ceil(M/TS)*TS), local (TS/WIDTH, TS).
+// Any size: loads that cross the edge of A or B fall back to single floats with zeros outside;
+// aligned vector loads (VEC_A: K % WIDTH == 0, VEC_B: N % WIDTH == 0, set by the host) are used
+// only where every row starts on a WIDTH-float boundary; stores are bounds-checked per column.
+// The A tile's rows are padded by one float: a warp spans several rows of this work-group, and
+// rows TS floats apart would put their reads of Asub[row][k] in one bank (4-way conflicts at the
+// defaults, which cost 1.6x on an H100).
+#if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_gemm_vector)
+#ifndef TS
+#define TS 32  // tile edge: the tiles are TS x TS and the K-step is TS
+#endif
+#ifndef WIDTH
+#define WIDTH 4  // floats per vector: 2, 4, 8 or 16 (divides TS)
+#endif
+#ifndef VEC_A
+#define VEC_A 0  // rows of A start WIDTH-aligned (set by the host)
+#endif
+#ifndef VEC_B
+#define VEC_B 0  // rows of B and C start WIDTH-aligned (set by the host)
+#endif
+#define VCAT2(a, b) a##b
+#define VCAT(a, b) VCAT2(a, b)
+#define floatW VCAT(float, WIDTH)
+#define vloadW VCAT(vload, WIDTH)
+#define vstoreW VCAT(vstore, WIDTH)
+#define VTS (TS / WIDTH)  // vectors per tile row: the work-group width
+
+// WIDTH consecutive floats of row `row` of a rows x cols matrix from column `col`, zeros outside.
+inline floatW vector_load(__global const float* p, const int rows, const int cols, const int row,
+                          const int col, const int aligned) {
+  if (row < rows && col + WIDTH <= cols) {
+    if (aligned) return *(__global const floatW*)(p + row * cols + col);
+    return vloadW(0, p + row * cols + col);
+  }
+  float part[WIDTH];
+  for (int w = 0; w < WIDTH; ++w)
+    part[w] = (row < rows && col + w < cols) ? p[row * cols + col + w] : 0.0f;
+  return vloadW(0, part);
+}
+
+__kernel __attribute__((reqd_work_group_size(VTS, TS, 1))) void gemm_vector(
+    const int M, const int N, const int K, const float alpha, const float beta,
+    __global const float* restrict A, __global const float* restrict B, __global float* C) {
+  const int lvec = get_local_id(0);  // which WIDTH-wide column group of the tile
+  const int lrow = get_local_id(1);
+  const int row = get_group_id(1) * TS + lrow;
+  const int col0 = get_group_id(0) * TS + lvec * WIDTH;
+
+  __local float Asub[TS][TS + 1];  // padded: see the section comment
+  __local floatW Bsub[TS][VTS];
+
+  floatW acc = (floatW)(0.0f);
+  for (int k0 = 0; k0 < K; k0 += TS) {
+    vstoreW(vector_load(A, M, K, row, k0 + lvec * WIDTH, VEC_A), 0, &Asub[lrow][lvec * WIDTH]);
+    Bsub[lrow][lvec] = vector_load(B, K, N, k0 + lrow, col0, VEC_B);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < TS; ++k) acc += Asub[lrow][k] * Bsub[k][lvec];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (row >= M) return;
+  float out[WIDTH];
+  vstoreW(acc, 0, out);
+  for (int w = 0; w < WIDTH; ++w)
+    if (col0 + w < N) store_c(C, row * N + col0 + w, out[w], alpha, beta);
+}
+#undef VTS
+#undef vstoreW
+#undef vloadW
+#undef floatW
+#undef VCAT
+#undef VCAT2
+#undef TS
+#undef WIDTH
+#undef VEC_A
+#undef VEC_B
+#endif
+
+// ---------------------------------------------------------------------------------------------
+// Shared by tiled-2x2 and the two prefetching kernels built on it, which differ only in how the
+// tiles reach local memory.
+#if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_gemm_tiled_2x2) || \
+    defined(KERNEL_gemm_prefetch_reg) || defined(KERNEL_gemm_prefetch_local)
+// One tile's multiply-adds for a work-item's 2x2 block: rows lrow and lrow + TS_/2 of the A tile,
+// columns lcol and lcol + TS_/2 of the B tile (As and Bs may be buffers of a double-buffered
+// array). Uses the kernel's lrow, lcol and acc00..acc11.
+#define TILE2X2_MADS(As, Bs, TS_)                                   \
+  for (int k = 0; k < (TS_); ++k) {                                 \
+    const float a0 = As[lrow][k], a1 = As[lrow + (TS_) / 2][k];     \
+    const float b0 = Bs[k][lcol], b1 = Bs[k][lcol + (TS_) / 2];     \
+    acc00 += a0 * b0;                                               \
+    acc01 += a0 * b1;                                               \
+    acc10 += a1 * b0;                                               \
+    acc11 += a1 * b1;                                               \
+  }
+
+// Stores the block: elements (r0 + i*h, c0 + j*h) for i, j in {0, 1}, those inside C only.
+inline void store_c_2x2(__global float* C, const int M, const int N, const int r0, const int c0,
+                        const int h, const float acc00, const float acc01, const float acc10,
+                        const float acc11, const float alpha, const float beta) {
+  const int r1 = r0 + h, c1 = c0 + h;
+  if (r0 < M && c0 < N) store_c(C, r0 * N + c0, acc00, alpha, beta);
+  if (r0 < M && c1 < N) store_c(C, r0 * N + c1, acc01, alpha, beta);
+  if (r1 < M && c0 < N) store_c(C, r1 * N + c0, acc10, alpha, beta);
+  if (r1 < M && c1 < N) store_c(C, r1 * N + c1, acc11, alpha, beta);
+}
+#endif
+
+// ---------------------------------------------------------------------------------------------
+// tiled-2x2: spreads tiled-wpt's extra work over both dimensions. The work-group is
+// (TS/2) x (TS/2) and each work-item computes a 2x2 block of C (rows and columns strided by TS/2
+// so a warp still reads neighbouring columns): per step of k two A values and two B values from
+// local memory feed four multiply-adds, where tiled needs two reads per multiply-add.
+// The A tile's rows are padded by one float: a warp spans two rows of the work-group, whose reads
+// of Asub[row][k] would otherwise fall in one bank (TS floats apart); 1.4x on an H100.
+// Global (ceil(N/TS)*TS/2, ceil(M/TS)*TS/2), local (TS/2, TS/2).
+// Any size: as tiled.
+#if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_gemm_tiled_2x2)
+#ifndef TS
+#define TS 32  // tile edge (even): the tiles are TS x TS and the K-step is TS
+#endif
+#define HTS (TS / 2)  // work-group edge
+
+__kernel __attribute__((reqd_work_group_size(HTS, HTS, 1))) void gemm_tiled_2x2(
+    const int M, const int N, const int K, const float alpha, const float beta,
+    __global const float* restrict A, __global const float* restrict B, __global float* C) {
+  const int lcol = get_local_id(0);
+  const int lrow = get_local_id(1);
+  const int row0 = get_group_id(1) * TS;
+  const int col0 = get_group_id(0) * TS;
+
+  __local float Asub[TS][TS + 1];  // padded: see the section comment
+  __local float Bsub[TS][TS];
+
+  float acc00 = 0.0f, acc01 = 0.0f, acc10 = 0.0f, acc11 = 0.0f;
+  for (int k0 = 0; k0 < K; k0 += TS) {
+    for (int i = 0; i < 2; ++i) {
+      for (int j = 0; j < 2; ++j) {
+        const int r = lrow + i * HTS, c = lcol + j * HTS;
+        Asub[r][c] = (row0 + r < M && k0 + c < K) ? A[(row0 + r) * K + k0 + c] : 0.0f;
+        Bsub[r][c] = (k0 + r < K && col0 + c < N) ? B[(k0 + r) * N + col0 + c] : 0.0f;
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    TILE2X2_MADS(Asub, Bsub, TS)
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  store_c_2x2(C, M, N, row0 + lrow, col0 + lcol, HTS, acc00, acc01, acc10, acc11, alpha, beta);
+}
+#undef HTS
+#undef TS
+#endif
+
+// ---------------------------------------------------------------------------------------------
+// prefetch-reg: adds register prefetching to tiled-2x2. Each work-item's four elements of the next
+// A tile and four of the next B tile are loaded into registers before the current tile's
+// multiply-adds, and stored to local memory after them, so the global loads' latency is hidden
+// behind arithmetic instead of a barrier. Still two barriers per tile.
+// Global (ceil(N/TS)*TS/2, ceil(M/TS)*TS/2), local (TS/2, TS/2).
+// Any size: as tiled.
+#if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_gemm_prefetch_reg)
+#ifndef TS
+#define TS 32  // tile edge (even): the tiles are TS x TS and the K-step is TS
+#endif
+#define HTS (TS / 2)  // work-group edge
+
+__kernel __attribute__((reqd_work_group_size(HTS, HTS, 1))) void gemm_prefetch_reg(
+    const int M, const int N, const int K, const float alpha, const float beta,
+    __global const float* restrict A, __global const float* restrict B, __global float* C) {
+  const int lcol = get_local_id(0);
+  const int lrow = get_local_id(1);
+  const int row0 = get_group_id(1) * TS;
+  const int col0 = get_group_id(0) * TS;
+
+  __local float Asub[TS][TS + 1];  // padded: see tiled-2x2
+  __local float Bsub[TS][TS];
+
+  float a_next[2][2], b_next[2][2];
+#define PREFETCH(k0)                                                                           \
+  for (int i = 0; i < 2; ++i) {                                                                \
+    for (int j = 0; j < 2; ++j) {                                                              \
+      const int r = lrow + i * HTS, c = lcol + j * HTS;                                        \
+      a_next[i][j] = (row0 + r < M && (k0) + c < K) ? A[(row0 + r) * K + (k0) + c] : 0.0f;     \
+      b_next[i][j] = ((k0) + r < K && col0 + c < N) ? B[((k0) + r) * N + col0 + c] : 0.0f;     \
+    }                                                                                          \
+  }
+
+  float acc00 = 0.0f, acc01 = 0.0f, acc10 = 0.0f, acc11 = 0.0f;
+  PREFETCH(0)
+  for (int k0 = 0; k0 < K; k0 += TS) {
+    for (int i = 0; i < 2; ++i) {
+      for (int j = 0; j < 2; ++j) {
+        Asub[lrow + i * HTS][lcol + j * HTS] = a_next[i][j];
+        Bsub[lrow + i * HTS][lcol + j * HTS] = b_next[i][j];
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (k0 + TS < K) {
+      PREFETCH(k0 + TS)
+    }
+    TILE2X2_MADS(Asub, Bsub, TS)
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+#undef PREFETCH
+  store_c_2x2(C, M, N, row0 + lrow, col0 + lcol, HTS, acc00, acc01, acc10, acc11, alpha, beta);
+}
+#undef HTS
+#undef TS
+#endif
+
+// ---------------------------------------------------------------------------------------------
+// prefetch-local: double-buffers tiled-2x2's local memory instead. Two A tiles and two B tiles are
+// in flight: while the work-group multiplies out one buffer it loads the next tile into the other,
+// and a single barrier per tile separates the two (the loop's one barrier both publishes the new
+// tile and ends every read of the old one before it is overwritten).
+// Global (ceil(N/TS)*TS/2, ceil(M/TS)*TS/2), local (TS/2, TS/2).
+// Any size: as tiled.
+#if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_gemm_prefetch_local)
+#ifndef TS
+#define TS 32  // tile edge (even): the tiles are TS x TS and the K-step is TS
+#endif
+#define HTS (TS / 2)  // work-group edge
+
+__kernel __attribute__((reqd_work_group_size(HTS, HTS, 1))) void gemm_prefetch_local(
+    const int M, const int N, const int K, const float alpha, const float beta,
+    __global const float* restrict A, __global const float* restrict B, __global float* C) {
+  const int lcol = get_local_id(0);
+  const int lrow = get_local_id(1);
+  const int row0 = get_group_id(1) * TS;
+  const int col0 = get_group_id(0) * TS;
+
+  __local float Asub[2][TS][TS + 1];  // padded: see tiled-2x2
+  __local float Bsub[2][TS][TS];
+
+#define LOAD_TILE(buf, k0)                                                                      \
+  for (int i = 0; i < 2; ++i) {                                                                 \
+    for (int j = 0; j < 2; ++j) {                                                               \
+      const int r = lrow + i * HTS, c = lcol + j * HTS;                                         \
+      Asub[buf][r][c] = (row0 + r < M && (k0) + c < K) ? A[(row0 + r) * K + (k0) + c] : 0.0f;   \
+      Bsub[buf][r][c] = ((k0) + r < K && col0 + c < N) ? B[((k0) + r) * N + col0 + c] : 0.0f;   \
+    }                                                                                           \
+  }
+
+  float acc00 = 0.0f, acc01 = 0.0f, acc10 = 0.0f, acc11 = 0.0f;
+  LOAD_TILE(0, 0)
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int k0 = 0, cur = 0; k0 < K; k0 += TS, cur ^= 1) {
+    if (k0 + TS < K) {
+      LOAD_TILE(cur ^ 1, k0 + TS)
+    }
+    TILE2X2_MADS(Asub[cur], Bsub[cur], TS)
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+#undef LOAD_TILE
+  store_c_2x2(C, M, N, row0 + lrow, col0 + lcol, HTS, acc00, acc01, acc10, acc11, alpha, beta);
+}
+#undef HTS
+#undef TS
+#endif
+
+#if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_gemm_tiled_2x2) || \
+    defined(KERNEL_gemm_prefetch_reg) || defined(KERNEL_gemm_prefetch_local)
+#undef TILE2X2_MADS
+#endif
+
+// ---------------------------------------------------------------------------------------------
+// transposed-b: B is first transposed by a helper kernel (transpose_b, run and timed with the GEMM
+// in every repetition) so that A and B^T are both read along K. Over tiled-wpt this adds
+// rectangular tiles: a work-group computes a TSM x TSN block of C with a K-step of TSK, each
+// work-item WPTM rows of one column. Both tiles are stored k-major in local memory (Asub[k][m],
+// Bsub[k][n]); the transposing stores stride by a row, which PAD floats per row spread over the
+// banks.
+// transpose_b: global (ceil(N/TT)*TT, ceil(K/TT)*TT), local (TT, TT).
+// gemm_transposed_b: global (ceil(N/TSN)*TSN, ceil(M/TSM)*TSM/WPTM), local (TSN, TSM/WPTM).
+// Any size: zero-filled tiles, bounds-checked stores, every work-item at every barrier.
+#if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_gemm_transposed_b)
+#ifndef TSM
+#define TSM 64  // rows of C per work-group
+#endif
+#ifndef TSN
+#define TSN 32  // columns of C per work-group: the work-group width
+#endif
+#ifndef TSK
+#define TSK 32  // K-step: depth of the local tiles
+#endif
+#ifndef WPTM
+#define WPTM 8  // rows of C per work-item (divides TSM)
+#endif
+#ifndef PAD
+#define PAD 1  // floats of padding per local row, against bank conflicts
+#endif
+#ifndef TT
+#define TT 16  // transpose_b's tile edge
+#endif
+#define RTSM (TSM / WPTM)  // work-group height
+
+// Bt (N x K) = B (K x N) transposed, through a padded local tile so reads and writes coalesce.
+__kernel __attribute__((reqd_work_group_size(TT, TT, 1))) void transpose_b(
+    const int K, const int N, __global const float* restrict B, __global float* restrict Bt) {
+  __local float tile[TT][TT + 1];
+  const int n = get_group_id(0) * TT + get_local_id(0);
+  const int k = get_group_id(1) * TT + get_local_id(1);
+  if (k < K && n < N) tile[get_local_id(1)][get_local_id(0)] = B[k * N + n];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const int nt = get_group_id(0) * TT + get_local_id(1);
+  const int kt = get_group_id(1) * TT + get_local_id(0);
+  if (nt < N && kt < K) Bt[nt * K + kt] = tile[get_local_id(0)][get_local_id(1)];
+}
+
+__kernel __attribute__((reqd_work_group_size(TSN, RTSM, 1))) void gemm_transposed_b(
+    const int M, const int N, const int K, const float alpha, const float beta,
+    __global const float* restrict A, __global const float* restrict Bt, __global float* C) {
+  const int lcol = get_local_id(0);
+  const int lrow = get_local_id(1);
+  const int tid = lrow * TSN + lcol;
+  const int offm = get_group_id(1) * TSM;
+  const int offn = get_group_id(0) * TSN;
+  const int col = offn + lcol;
+
+  __local float Asub[TSK][TSM + PAD];
+  __local float Bsub[TSK][TSN + PAD];
+
+  float acc[WPTM];
+  for (int w = 0; w < WPTM; ++w) acc[w] = 0.0f;
+
+  for (int k0 = 0; k0 < K; k0 += TSK) {
+    // Consecutive work-items read consecutive k of one row of A or Bt (coalesced).
+    for (int i = tid; i < TSM * TSK; i += TSN * RTSM) {
+      const int m = i / TSK, k = i % TSK;
+      Asub[k][m] = (offm + m < M && k0 + k < K) ? A[(offm + m) * K + k0 + k] : 0.0f;
+    }
+    for (int i = tid; i < TSN * TSK; i += TSN * RTSM) {
+      const int n = i / TSK, k = i % TSK;
+      Bsub[k][n] = (offn + n < N && k0 + k < K) ? Bt[(offn + n) * K + k0 + k] : 0.0f;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < TSK; ++k) {
+      const float b = Bsub[k][lcol];
+      for (int w = 0; w < WPTM; ++w) acc[w] += Asub[k][lrow + w * RTSM] * b;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  for (int w = 0; w < WPTM; ++w) {
+    const int row = offm + lrow + w * RTSM;
+    if (row < M && col < N) store_c(C, row * N + col, acc[w], alpha, beta);
+  }
+}
+#undef RTSM
+#undef TSM
+#undef TSN
+#undef TSK
+#undef WPTM
+#undef PAD
+#undef TT
+#endif
+
+// ---------------------------------------------------------------------------------------------
+// regtile-nolocal: register blocking without local memory, a branch off naive. Each work-item
+// computes TY rows x TX columns of C (strided by the work-group shape, so a warp's B loads are
+// neighbouring columns and its A loads one broadcast address) and steps through K LEN at a time:
+// TY x LEN values of A and LEN x TX of B are loaded into registers, then TY x TX x LEN
+// multiply-adds run from registers. Each A value loaded is used TX times, each B value TY times;
+// the rest of the reuse is left to the caches.
+// Global (ceil(N/(WGX*TX))*WGX, ceil(M/(WGY*TY))*WGY), local (WGX, WGY).
+// Any size: loads outside A or B give zeros, stores are bounds-checked.
+#if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_gemm_regtile_nolocal)
+#ifndef TX
+#define TX 4  // columns of C per work-item
+#endif
+#ifndef TY
+#define TY 4  // rows of C per work-item
+#endif
+#ifndef LEN
+#define LEN 4  // K-unroll: values of k held in registers per step
+#endif
+#ifndef WGX
+#define WGX 16  // work-group width
+#endif
+#ifndef WGY
+#define WGY 16  // work-group height
+#endif
+
+__kernel __attribute__((reqd_work_group_size(WGX, WGY, 1))) void gemm_regtile_nolocal(
+    const int M, const int N, const int K, const float alpha, const float beta,
+    __global const float* restrict A, __global const float* restrict B, __global float* C) {
+  const int row0 = get_group_id(1) * WGY * TY + get_local_id(1);
+  const int col0 = get_group_id(0) * WGX * TX + get_local_id(0);
+
+  float acc[TY][TX];
+  for (int i = 0; i < TY; ++i)
+    for (int j = 0; j < TX; ++j) acc[i][j] = 0.0f;
+  float a[TY][LEN], b[LEN][TX];
+
+  for (int k0 = 0; k0 < K; k0 += LEN) {
+    for (int i = 0; i < TY; ++i) {
+      const int row = row0 + i * WGY;
+      for (int l = 0; l < LEN; ++l)
+        a[i][l] = (row < M && k0 + l < K) ? A[row * K + k0 + l] : 0.0f;
+    }
+    for (int l = 0; l < LEN; ++l) {
+      for (int j = 0; j < TX; ++j) {
+        const int col = col0 + j * WGX;
+        b[l][j] = (k0 + l < K && col < N) ? B[(k0 + l) * N + col] : 0.0f;
+      }
+    }
+    for (int l = 0; l < LEN; ++l)
+      for (int i = 0; i < TY; ++i)
+        for (int j = 0; j < TX; ++j) acc[i][j] += a[i][l] * b[l][j];
+  }
+  for (int i = 0; i < TY; ++i) {
+    const int row = row0 + i * WGY;
+    for (int j = 0; j < TX; ++j) {
+      const int col = col0 + j * WGX;
+      if (row < M && col < N) store_c(C, row * N + col, acc[i][j], alpha, beta);
+    }
+  }
+}
+#undef TX
+#undef TY
+#undef LEN
+#undef WGX
+#undef WGY
 #endif
 
 // ---------------------------------------------------------------------------------------------

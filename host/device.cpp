@@ -22,6 +22,23 @@ std::string clean(std::string s) {
   return s;
 }
 
+// cl_nv_device_attribute_query's compute capability, where the driver offers the extension.
+void readNvidiaAttributes(const cl::Device& device, DeviceInfo& d) {
+  if (device.getInfo<CL_DEVICE_EXTENSIONS>().find("cl_nv_device_attribute_query") ==
+      std::string::npos)
+    return;
+  // From cl_ext.h; spelled out so the build does not depend on that header's vintage.
+  constexpr cl_device_info kComputeCapabilityMajor = 0x4000, kComputeCapabilityMinor = 0x4001;
+  cl_uint major = 0, minor = 0;
+  if (clGetDeviceInfo(device(), kComputeCapabilityMajor, sizeof major, &major, nullptr) ==
+          CL_SUCCESS &&
+      clGetDeviceInfo(device(), kComputeCapabilityMinor, sizeof minor, &minor, nullptr) ==
+          CL_SUCCESS) {
+    d.nv_cc_major = int(major);
+    d.nv_cc_minor = int(minor);
+  }
+}
+
 std::vector<cl::Platform> platforms() {
   std::vector<cl::Platform> result;
   try {
@@ -107,6 +124,7 @@ DeviceInfo describeDevice(const cl::Device& device, int platform_index, int devi
     d.has_fp64 = device.getInfo<CL_DEVICE_DOUBLE_FP_CONFIG>() != 0;
     d.has_profiling =
         (device.getInfo<CL_DEVICE_QUEUE_PROPERTIES>() & CL_QUEUE_PROFILING_ENABLE) != 0;
+    readNvidiaAttributes(device, d);
     return d;
   } catch (const cl::Error& e) {
     rethrowClError(e);
@@ -133,6 +151,8 @@ void listDevices(std::ostream& out) {
           << d.max_work_item_sizes[0] << " x " << d.max_work_item_sizes[1] << " x "
           << d.max_work_item_sizes[2] << ", fp64 " << (d.has_fp64 ? "yes" : "no") << ", profiling "
           << (d.has_profiling ? "yes" : "no") << "\n";
+      if (d.nv_cc_major)
+        out << "    compute capability " << *d.nv_cc_major << "." << *d.nv_cc_minor << "\n";
     }
   }
 }

@@ -32,6 +32,11 @@ struct DeviceInfo {
   std::array<std::size_t, 3> max_work_item_sizes{};
   bool has_fp64 = false;
   bool has_profiling = false;
+  // NVIDIA devices that report it (cl_nv_device_attribute_query): compute capability major and
+  // minor, which give the per-SM limits behind the occupancy figures; unset elsewhere.
+  std::optional<int> nv_cc_major, nv_cc_minor;
+  // Whether the vendor's compiler takes -cl-nv-verbose and reports registers (NVIDIA's driver).
+  bool is_nvidia() const { return nv_cc_major.has_value(); }
 };
 
 // Reads the limits of one device.

@@ -38,6 +38,9 @@ struct Variant {
   std::string name;  // what --kernel takes
   Backend backend;
   std::string summary;  // one line for --help and the README
+  // The ladder (--explain): the variant this one is a step from, and what the step adds.
+  std::string builds_on;
+  std::string adds;
   std::vector<Param> params;
   // One message per violated constraint, each naming the define(s) to change.
   std::function<std::vector<std::string>(const ResolvedDefines&)> constraints;
@@ -51,6 +54,16 @@ struct Variant {
   // to the compiler after the parameters and reported with source "problem".
   std::function<std::vector<ResolvedDefine>(const ResolvedDefines&, int m, int n, int k)>
       problem_defines;
+  // Bytes the kernel's own access pattern loads from global memory for A and B (and C where it
+  // accumulates there), counting every load as written, as if no cache helped: the basis of its
+  // arithmetic intensity (2*M*N*K flops per byte). Reading C0 when beta != 0 is added by the
+  // caller.
+  std::function<double(const ResolvedDefines&, int m, int n, int k)> global_bytes;
+  // Optional helper kernel run before the GEMM in every repetition and timed with it: it takes
+  // (K, N, B, Bt) and writes B transposed (N x K) into a scratch buffer, which the GEMM then reads
+  // in B's place. Its launch follows from the parameters and K, N.
+  std::string transpose_b_entry;
+  std::function<LaunchShape(const ResolvedDefines&, int k, int n)> transpose_b_shape;
 
   // kCpu only: one GEMM with the resolved parameters.
   std::function<void(const CpuGemm&, const ResolvedDefines&)> cpu;
@@ -62,7 +75,8 @@ struct Variant {
 // Throws a usage error listing every violated constraint of the variant with these defines.
 void checkConstraints(const Variant& variant, const ResolvedDefines& defines);
 
-// Every variant: the OpenCL kernels in ladder order, the CPU paths, then the baselines.
+// Every variant: the OpenCL kernels in ladder order (naive-global first, best last), the CPU paths,
+// then the baselines.
 const std::vector<Variant>& variants();
 
 // Whether a baseline library was compiled in; when not, its rows say "not built" (status skipped).
@@ -78,6 +92,9 @@ std::vector<const Variant*> parseCompareList(const std::string& list);
 
 // The default --kernel list.
 inline constexpr const char* kDefaultKernels = "naive,tiled,regtile2d";
+
+// One line per variant in `chosen`: what it builds on and what it adds (--explain).
+std::string explainVariants(const std::vector<const Variant*>& chosen);
 
 // "naive, tiled, ..." and a help paragraph with every variant's parameters and defaults.
 std::string variantNames();

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "device.hpp"
+#include "kernel_figures.hpp"
 #include "kernels.hpp"
 #include "opencl.hpp"
 #include "timing.hpp"
@@ -17,16 +18,24 @@ namespace clgemm {
 void checkVariantConfig(const DeviceInfo& device, const Variant& variant,
                         const ResolvedDefines& defines, const LaunchShape& shape);
 
-// After building: the work-group size against what the compiled kernel allows
-// (CL_KERNEL_WORK_GROUP_SIZE, which register use can lower below the device maximum) and the local
-// memory it really uses.
-void checkBuiltKernel(const cl::Kernel& kernel, const cl::Device& device, const DeviceInfo& info,
-                      const Variant& variant, const LaunchShape& shape);
+// After building, with the kernel's figures (kernelFigures): whether one work-group fits a compute
+// unit where registers and limits are known (NVIDIA), else the work-group size against
+// CL_KERNEL_WORK_GROUP_SIZE (which register use can lower below the device maximum); and the local
+// memory the compiled kernel really uses.
+void checkBuiltKernel(const DeviceInfo& info, const Variant& variant, const LaunchShape& shape,
+                      const KernelFigures& figures);
 
-// Runs `warmup` untimed and `reps` timed launches, timed with profiling events (kernel time).
-// `prepare` is enqueued before every launch (it resets or poisons C) and is not part of the timed
-// interval.
-Timings timeKernel(cl::CommandQueue& queue, const cl::Kernel& kernel, const LaunchShape& shape,
-                   int warmup, int reps, const std::function<void()>& prepare);
+// One kernel launch of a repetition, its arguments already set.
+struct Launch {
+  cl::Kernel kernel;
+  LaunchShape shape;
+};
+
+// Runs `warmup` untimed and `reps` timed repetitions of `launches` (in order: a helper kernel, then
+// the GEMM), timed with profiling events from the start of the first launch to the end of the
+// last. `prepare` is enqueued before every repetition (it resets or poisons C) and is not part of
+// the timed interval.
+Timings timeKernels(cl::CommandQueue& queue, const std::vector<Launch>& launches, int warmup,
+                    int reps, const std::function<void()>& prepare);
 
 }  // namespace clgemm

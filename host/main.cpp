@@ -1,19 +1,29 @@
 // clgemm: parse the command line and hand over; errors become "clgemm: error: ..." and the
 // documented exit code.
+#include <cstdlib>
 #include <iostream>
 #include <new>
 
 #include "device.hpp"
 #include "errors.hpp"
+#include "kernels.hpp"
 #include "options.hpp"
 #include "runner.hpp"
 
 int main(int argc, char** argv) {
   using namespace clgemm;
+  // NVIDIA's driver keeps compiled kernels in a disk cache and returns an empty build log on a hit,
+  // which would lose ptxas's register report. Our kernels compile in well under a second, so
+  // clgemm builds them fresh unless the user has set the variable themselves.
+  setenv("CUDA_CACHE_DISABLE", "1", /*overwrite=*/0);
   try {
     const Options options = parseOptions(argc, argv);
     if (options.help) {
       std::cout << helpText();
+      return kExitOk;
+    }
+    if (options.explain) {
+      std::cout << explainVariants(parseVariantList(options.kernels));
       return kExitOk;
     }
     if (options.list) {

@@ -25,6 +25,7 @@ cxxopts::Options makeParser() {
   parser.add_options()
     ("h,help", "show this help")
     ("list", "list OpenCL platforms and devices with their limits")
+    ("explain", "print what each --kernel variant adds over the one it builds on, then exit")
     ("platform", "platform index (see --list)", cxxopts::value<std::string>(), "N")
     ("device", "device index on that platform (default: first GPU, else first device)",
      cxxopts::value<std::string>(), "N")
@@ -106,6 +107,7 @@ Options parseOptions(int argc, const char* const argv[]) {
   Options o;
   o.help = result.count("help") > 0;
   o.list = result.count("list") > 0;
+  o.explain = result.count("explain") > 0;
   auto text = [&](const char* name) { return result[name].as<std::string>(); };
   if (result.count("platform")) o.platform = parseAtLeast("--platform", text("platform"), 0);
   if (result.count("device")) o.device = parseAtLeast("--device", text("device"), 0);

@@ -15,6 +15,7 @@ namespace clgemm {
 struct Options {
   bool help = false;
   bool list = false;
+  bool explain = false;  // print the --kernel variants' ladder steps and exit
   std::optional<int> platform, device;
   std::string kernels;         // the --kernel list as given
   bool kernels_given = false;  // --kernel on the command line (else the default list)

@@ -33,17 +33,27 @@ bool readEntry(const fs::path& path, TunedEntry& entry, std::vector<std::string>
 
 }  // namespace
 
-std::vector<std::string> paramDirs(const std::string& kernels_origin) {
+std::vector<std::string> dataDirs(const std::string& kernels_origin, const std::string& sub) {
   std::vector<std::string> dirs;
   std::error_code ec;
   if (fs::is_regular_file(kernels_origin, ec))
-    dirs.push_back((fs::path(kernels_origin).parent_path() / "data" / "params").string());
+    dirs.push_back((fs::path(kernels_origin).parent_path() / "data" / sub).string());
   const std::string exe_dir = executableDir();
-  if (!exe_dir.empty()) dirs.push_back((fs::path(exe_dir) / "data" / "params").string());
+  if (!exe_dir.empty()) dirs.push_back((fs::path(exe_dir) / "data" / sub).string());
 #ifdef CLGEMM_SOURCE_DIR
-  dirs.push_back((fs::path(CLGEMM_SOURCE_DIR) / "data" / "params").string());
+  dirs.push_back((fs::path(CLGEMM_SOURCE_DIR) / "data" / sub).string());
 #endif
   return dirs;
+}
+
+std::vector<std::string> jsonFilesIn(const std::string& dir) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return files;
+  for (const auto& f : fs::directory_iterator(dir, ec))
+    if (f.path().extension() == ".json") files.push_back(f.path().string());
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 bool findTunedEntry(const std::vector<std::string>& dirs, const std::string& device,
@@ -52,13 +62,7 @@ bool findTunedEntry(const std::vector<std::string>& dirs, const std::string& dev
   bool found_any_driver = false;
   TunedEntry any_driver;
   for (const auto& dir : dirs) {
-    std::error_code ec;
-    if (!fs::is_directory(dir, ec)) continue;
-    std::vector<fs::path> files;
-    for (const auto& f : fs::directory_iterator(dir, ec))
-      if (f.path().extension() == ".json") files.push_back(f.path());
-    std::sort(files.begin(), files.end());  // deterministic choice among equals
-    for (const auto& path : files) {
+    for (const auto& path : jsonFilesIn(dir)) {
       TunedEntry candidate;
       if (!readEntry(path, candidate, warnings)) continue;
       if (candidate.device != device || candidate.kernel != kernel) continue;

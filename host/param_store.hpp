@@ -20,9 +20,16 @@ struct TunedEntry {
   std::map<std::string, std::string> defines;
 };
 
-// The folders searched for data/params, most specific first: beside the kernels file in use, beside
-// the executable, the source tree clgemm was built from.
-std::vector<std::string> paramDirs(const std::string& kernels_origin);
+// The folders searched for data/<sub> (params, peaks), most specific first: beside the kernels file
+// in use, beside the executable, the source tree clgemm was built from.
+std::vector<std::string> dataDirs(const std::string& kernels_origin, const std::string& sub);
+inline std::vector<std::string> paramDirs(const std::string& kernels_origin) {
+  return dataDirs(kernels_origin, "params");
+}
+
+// The .json files directly in `dir`, sorted so that a choice among equal entries is deterministic;
+// none when it is not a readable directory.
+std::vector<std::string> jsonFilesIn(const std::string& dir);
 
 // The best entry for this device and kernel: same device name and driver if there is one, else the
 // same device name with any driver. Unreadable or malformed files are skipped with a note on

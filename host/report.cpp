@@ -55,6 +55,70 @@ std::string ratio(std::optional<double> value) {
   return s.str();
 }
 
+// Columns padded to their widest cell; those from numeric_from to numeric_to right-aligned.
+void writeAligned(std::ostream& out, const std::vector<std::string>& header,
+                  const std::vector<std::vector<std::string>>& cells, std::size_t numeric_from,
+                  std::size_t numeric_to) {
+  std::vector<std::size_t> width(header.size());
+  for (std::size_t c = 0; c < header.size(); ++c) {
+    width[c] = header[c].size();
+    for (const auto& row : cells) width[c] = std::max(width[c], row[c].size());
+  }
+  auto line = [&](const std::vector<std::string>& row) {
+    std::string text;
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      const bool numeric = c >= numeric_from && c <= numeric_to;
+      const std::size_t pad = width[c] - row[c].size();
+      if (c + 1 == row.size()) {
+        text += numeric ? std::string(pad, ' ') + row[c] : row[c];
+      } else {
+        text += numeric ? std::string(pad, ' ') + row[c] : row[c] + std::string(pad, ' ');
+        text += "  ";
+      }
+    }
+    while (!text.empty() && text.back() == ' ') text.pop_back();
+    out << text << "\n";
+  };
+  line(header);
+  for (const auto& row : cells) line(row);
+}
+
+std::string count(std::optional<int> value) { return value ? std::to_string(*value) : ""; }
+
+std::string occupancyText(const std::optional<Occupancy>& o) { return o ? describe(*o) : ""; }
+
+// The ladder's second table: what each OpenCL kernel costs on the device and what its global
+// traffic allows.
+void writeResourceTable(std::ostream& out, const RunInfo& run, const std::vector<ResultRow>& rows) {
+  bool any = false;
+  for (const auto& r : rows) any = any || r.figures.has_value();
+  if (!any) return;
+  out << "\nkernel resources: work-group size used (max for this kernel, preferred multiple), "
+         "local and private bytes per work-group/work-item as the driver reports them, registers "
+         "and spilled bytes per work-item (NVIDIA's ptxas), theoretical occupancy per compute "
+         "unit; flop/B = 2*M*N*K / bytes the access pattern loads from global memory";
+  if (run.peak) {
+    out << "; bound = min(" << fixed(run.peak->gflops, 0) << " GFLOP/s, flop/B x "
+        << fixed(run.peak->gbps, 0) << " GB/s) from " << run.peak->file;
+  }
+  out << "\n";
+  const std::vector<std::string> header = {"variant",   "work-group",    "local B",
+                                           "private B", "registers",     "spill B",
+                                           "flop/B",    "bound GFLOP/s", "occupancy"};
+  std::vector<std::vector<std::string>> cells;
+  for (const auto& r : rows) {
+    if (!r.figures) continue;
+    const KernelFigures& f = *r.figures;
+    cells.push_back({r.variant,
+                     std::to_string(f.group_items) + " (" + std::to_string(f.max_group_items) +
+                         ", " + std::to_string(f.preferred_multiple) + ")",
+                     std::to_string(f.local_bytes), std::to_string(f.private_bytes),
+                     count(f.registers), count(f.spill_bytes), fixed(r.intensity, 2),
+                     fixed(r.roofline_gflops, 0), occupancyText(f.occupancy)});
+  }
+  writeAligned(out, header, cells, 2, header.size() - 2);
+}
+
 void writeTable(std::ostream& out, const RunInfo& run, const std::vector<ResultRow>& rows) {
   if (run.device) {
     out << "device: " << run.device->name << " (" << run.device->type << ", "
@@ -74,13 +138,15 @@ void writeTable(std::ostream& out, const RunInfo& run, const std::vector<ResultR
   out << "GFLOP/s = 2*M*N*K / median time (OpenCL kernels: profiling events; CPU paths and "
          "libraries: host clock)\n\n";
 
-  bool any_user = false, any_clblast = false, any_openblas = false;
+  bool any_user = false, any_clblast = false, any_openblas = false, any_naive = false;
   for (const auto& r : rows) {
     for (const auto& d : r.defines) any_user = any_user || d.source == "cli";
     any_clblast = any_clblast || r.vs_clblast.has_value();
     any_openblas = any_openblas || r.vs_openblas.has_value();
+    any_naive = any_naive || r.vs_naive.has_value();
   }
   std::vector<std::string> header = {"variant", "status", "median ms", "min ms", "GFLOP/s"};
+  if (any_naive) header.push_back("vs naive");
   if (any_clblast) header.push_back("vs CLBlast");
   if (any_openblas) header.push_back("vs OpenBLAS");
   header.push_back("err ratio");
@@ -90,6 +156,7 @@ void writeTable(std::ostream& out, const RunInfo& run, const std::vector<ResultR
   for (const auto& r : rows) {
     std::vector<std::string> row = {r.variant, r.status, fixed(r.ms_median, 3), fixed(r.ms_min, 3),
                                     fixed(r.gflops, 1)};
+    if (any_naive) row.push_back(ratio(r.vs_naive));
     if (any_clblast) row.push_back(ratio(r.vs_clblast));
     if (any_openblas) row.push_back(ratio(r.vs_openblas));
     row.push_back(general(r.err_ratio));
@@ -99,28 +166,7 @@ void writeTable(std::ostream& out, const RunInfo& run, const std::vector<ResultR
     row.push_back(defines);
     cells.push_back(row);
   }
-  std::vector<std::size_t> width(header.size());
-  for (std::size_t c = 0; c < header.size(); ++c) {
-    width[c] = header[c].size();
-    for (const auto& row : cells) width[c] = std::max(width[c], row[c].size());
-  }
-  auto line = [&](const std::vector<std::string>& row) {
-    std::string text;
-    for (std::size_t c = 0; c < row.size(); ++c) {
-      const bool numeric = c >= numeric_from && c <= numeric_to;
-      const std::size_t pad = width[c] - row[c].size();
-      if (c + 1 == row.size()) {
-        text += row[c];
-      } else {
-        text += numeric ? std::string(pad, ' ') + row[c] : row[c] + std::string(pad, ' ');
-        text += "  ";
-      }
-    }
-    while (!text.empty() && text.back() == ' ') text.pop_back();
-    out << text << "\n";
-  };
-  line(header);
-  for (const auto& row : cells) line(row);
+  writeAligned(out, header, cells, numeric_from, numeric_to);
   bool any_data = false;
   for (const auto& r : rows)
     for (const auto& d : r.defines) any_data = any_data || d.source == "data";
@@ -128,6 +174,7 @@ void writeTable(std::ostream& out, const RunInfo& run, const std::vector<ResultR
   if (any_data) out << "(+ tuned for this device, from data/params)\n";
   for (const auto& r : rows)
     if (!r.message.empty()) out << r.variant << ": " << r.message << "\n";
+  writeResourceTable(out, run, rows);
 }
 
 // Platform and driver describe the OpenCL device; host rows have none.
@@ -139,6 +186,12 @@ std::string text(double value) {
   std::ostringstream s;
   s << value;
   return s.str();
+}
+
+// One of a kernel's figures as CSV text; empty for rows without figures.
+template <typename T>
+std::string figure(const ResultRow& r, T KernelFigures::*member) {
+  return r.figures ? std::to_string(*r.figures.*member) : "";
 }
 
 void writeCsv(std::ostream& out, const RunInfo& run, const std::vector<ResultRow>& rows) {
@@ -168,7 +221,37 @@ void writeCsv(std::ostream& out, const RunInfo& run, const std::vector<ResultRow
       {"gflops", [](const ResultRow& r) { return fixed(r.gflops, 3); }},
       {"vs_clblast", [](const ResultRow& r) { return fixed(r.vs_clblast, 4); }},
       {"vs_openblas", [](const ResultRow& r) { return fixed(r.vs_openblas, 4); }},
+      {"vs_naive", [](const ResultRow& r) { return fixed(r.vs_naive, 4); }},
       {"err_ratio", [](const ResultRow& r) { return general(r.err_ratio); }},
+      {"wg_size", [](const ResultRow& r) { return figure(r, &KernelFigures::group_items); }},
+      {"max_wg_size",
+       [](const ResultRow& r) { return figure(r, &KernelFigures::max_group_items); }},
+      {"wg_multiple",
+       [](const ResultRow& r) { return figure(r, &KernelFigures::preferred_multiple); }},
+      {"local_mem_bytes",
+       [](const ResultRow& r) { return figure(r, &KernelFigures::local_bytes); }},
+      {"private_mem_bytes",
+       [](const ResultRow& r) { return figure(r, &KernelFigures::private_bytes); }},
+      {"registers",
+       [](const ResultRow& r) { return r.figures ? count(r.figures->registers) : ""; }},
+      {"spill_bytes",
+       [](const ResultRow& r) { return r.figures ? count(r.figures->spill_bytes) : ""; }},
+      {"occupancy",
+       [](const ResultRow& r) {
+         return r.figures && r.figures->occupancy ? fixed(r.figures->occupancy->fraction, 4) : "";
+       }},
+      {"occupancy_groups",
+       [](const ResultRow& r) {
+         return r.figures && r.figures->occupancy
+                    ? std::to_string(r.figures->occupancy->groups_per_unit)
+                    : "";
+       }},
+      {"occupancy_limit",
+       [](const ResultRow& r) {
+         return r.figures && r.figures->occupancy ? r.figures->occupancy->limited_by : "";
+       }},
+      {"intensity", [](const ResultRow& r) { return fixed(r.intensity, 4); }},
+      {"roofline_gflops", [](const ResultRow& r) { return fixed(r.roofline_gflops, 1); }},
       {"status", [](const ResultRow& r) { return r.status; }},
       {"message", [](const ResultRow& r) { return r.message; }},
   };
@@ -185,6 +268,28 @@ void writeCsv(std::ostream& out, const RunInfo& run, const std::vector<ResultRow
 
 nlohmann::json optionalNumber(std::optional<double> value) {
   return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+nlohmann::json optionalInt(std::optional<int> value) {
+  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+nlohmann::json figuresJson(const std::optional<KernelFigures>& f) {
+  if (!f) return nullptr;
+  nlohmann::json occupancy = nullptr;
+  if (f->occupancy) {
+    occupancy = {{"fraction", f->occupancy->fraction},
+                 {"groups_per_unit", f->occupancy->groups_per_unit},
+                 {"limited_by", f->occupancy->limited_by}};
+  }
+  return {{"wg_size", f->group_items},
+          {"max_wg_size", f->max_group_items},
+          {"wg_multiple", f->preferred_multiple},
+          {"local_mem_bytes", f->local_bytes},
+          {"private_mem_bytes", f->private_bytes},
+          {"registers", optionalInt(f->registers)},
+          {"spill_bytes", optionalInt(f->spill_bytes)},
+          {"occupancy", occupancy}};
 }
 
 void writeJson(std::ostream& out, const RunInfo& run, const std::vector<ResultRow>& rows) {
@@ -204,6 +309,10 @@ void writeJson(std::ostream& out, const RunInfo& run, const std::vector<ResultRo
   doc["kernel_source"] = run.kernel_source;
   doc["gflops_counts"] = "2*M*N*K";
   doc["err_ratio_threshold"] = kErrorRatioThreshold;
+  doc["peak"] = run.peak ? nlohmann::json{{"gflops", run.peak->gflops},
+                                          {"gbps", run.peak->gbps},
+                                          {"file", run.peak->file}}
+                         : nlohmann::json(nullptr);
   doc["results"] = nlohmann::json::array();
   for (const auto& r : rows) {
     nlohmann::json defines = nlohmann::json::object(), sources = nlohmann::json::object();
@@ -229,7 +338,11 @@ void writeJson(std::ostream& out, const RunInfo& run, const std::vector<ResultRo
          {"gflops", optionalNumber(r.gflops)},
          {"vs_clblast", optionalNumber(r.vs_clblast)},
          {"vs_openblas", optionalNumber(r.vs_openblas)},
+         {"vs_naive", optionalNumber(r.vs_naive)},
          {"err_ratio", optionalNumber(r.err_ratio)},
+         {"resources", figuresJson(r.figures)},
+         {"intensity", optionalNumber(r.intensity)},
+         {"roofline_gflops", optionalNumber(r.roofline_gflops)},
          {"status", r.status},
          {"message", r.message}});
   }

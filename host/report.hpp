@@ -9,6 +9,8 @@
 
 #include "defines.hpp"
 #include "device.hpp"
+#include "device_peak.hpp"
+#include "kernel_figures.hpp"
 
 namespace clgemm {
 
@@ -20,6 +22,12 @@ struct ResultRow {
   std::optional<double> ms_median, ms_min, gflops, err_ratio;
   // This row's GFLOP/s over the baseline's, measured in the same run, when that baseline ran.
   std::optional<double> vs_clblast, vs_openblas;
+  // GFLOP/s over naive's in the same run, when naive ran (the ladder's speedup).
+  std::optional<double> vs_naive;
+  std::optional<KernelFigures> figures;  // OpenCL kernels: resources and occupancy
+  // Flops per byte the variant's own access pattern loads from global memory, and the roofline
+  // bound that implies where the device's peak figures are known.
+  std::optional<double> intensity, roofline_gflops;
   std::string status;   // ok | FAIL | skipped | error | unchecked (--no-check)
   std::string message;  // why it failed or was skipped
 };
@@ -32,7 +40,8 @@ struct RunInfo {
   float alpha = 1.0f, beta = 0.0f;
   int warmup = 0, reps = 0;
   bool checked = true;
-  std::string kernel_source;  // where kernels.cl came from
+  std::string kernel_source;       // where kernels.cl came from
+  std::optional<DevicePeak> peak;  // the device's roofline, where known
 };
 
 enum class Format { kTable, kCsv, kJson };

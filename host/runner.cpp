@@ -9,6 +9,7 @@
 #include "cl_check.hpp"
 #include "cl_session.hpp"
 #include "device.hpp"
+#include "device_peak.hpp"
 #include "errors.hpp"
 #include "host_info.hpp"
 #include "kernel_source.hpp"
@@ -107,7 +108,8 @@ void checkProblemFits(const DeviceInfo& device, int m, int n, int k) {
 struct Planned {
   const Variant* variant;
   std::vector<ResolvedDefine> defines;
-  std::unique_ptr<VariantRunner> runner;  // null when skipped
+  std::optional<ResolvedDefines> resolved;  // the parameters, when the variant is built
+  std::unique_ptr<VariantRunner> runner;    // null when skipped
   std::string skip_reason;
 };
 
@@ -128,7 +130,7 @@ std::vector<const Variant*> chooseVariants(const Options& o) {
 
 Planned plan(const Variant& v, const Options& o, ClSession* session, const Problem& problem,
              int threads, const std::vector<std::string>& param_dirs, std::ostream& err) {
-  Planned p{&v, {}, nullptr, ""};
+  Planned p{&v, {}, std::nullopt, nullptr, ""};
   if (!backendBuilt(v.backend)) {
     p.skip_reason = "not built: " + v.name +
                     " was not found when clgemm was configured (see CLGEMM_WITH_CLBLAST / "
@@ -146,6 +148,7 @@ Planned plan(const Variant& v, const Options& o, ClSession* session, const Probl
   }
   const ResolvedDefines defines(v.params, o.defines, tuned.defines);
   p.defines = defines.all();
+  p.resolved = defines;
   switch (v.backend) {
     case Backend::kOpenCl:
       p.runner = makeClKernelRunner(v, defines, *session, problem, o.cl_options,
@@ -164,9 +167,21 @@ Planned plan(const Variant& v, const Options& o, ClSession* session, const Probl
   return p;
 }
 
+// Flops per byte of the variant's global loads (C0 read once when beta != 0), and the roofline
+// bound where the device's peak is known.
+void addIntensity(ResultRow& row, const Planned& p, const Problem& problem,
+                  const std::optional<DevicePeak>& peak) {
+  if (!p.variant->global_bytes || !p.resolved) return;
+  double bytes = p.variant->global_bytes(*p.resolved, problem.m, problem.n, problem.k);
+  if (problem.beta != 0.0f) bytes += double(sizeof(float)) * problem.m * double(problem.n);
+  row.intensity = problem.flops() / bytes;
+  if (peak) row.roofline_gflops = rooflineBound(*peak, *row.intensity);
+}
+
 // Runs one planned variant and judges its result; OpenCL errors become an "error" row.
 ResultRow runAndVerify(Planned& p, const Options& o, const Problem& problem,
-                       const Reference& reference, std::vector<float>& result) {
+                       const Reference& reference, const std::optional<DevicePeak>& peak,
+                       std::vector<float>& result) {
   ResultRow row;
   row.variant = p.variant->name;
   row.defines = p.defines;
@@ -177,6 +192,8 @@ ResultRow runAndVerify(Planned& p, const Options& o, const Problem& problem,
   }
   row.device = p.runner->deviceName();
   row.threads = p.runner->threads();
+  row.figures = p.runner->figures();
+  addIntensity(row, p, problem, peak);
   for (const auto& d : p.runner->derivedDefines()) row.defines.push_back(d);
   try {
     const Timings t = p.runner->run(o.warmup, o.reps, result);
@@ -198,7 +215,7 @@ ResultRow runAndVerify(Planned& p, const Options& o, const Problem& problem,
   return row;
 }
 
-// vs_clblast and vs_openblas: each row's GFLOP/s over the baseline's from this run.
+// vs_clblast, vs_openblas, vs_naive: each row's GFLOP/s over that variant's from this run.
 void addRatios(std::vector<ResultRow>& rows) {
   auto baseline = [&](const std::string& name) -> std::optional<double> {
     for (const auto& r : rows)
@@ -206,10 +223,12 @@ void addRatios(std::vector<ResultRow>& rows) {
     return std::nullopt;
   };
   const auto clblast = baseline("clblast"), openblas = baseline("openblas");
+  const auto naive = baseline("naive");
   for (auto& r : rows) {
     if (!r.gflops) continue;
     if (clblast) r.vs_clblast = *r.gflops / *clblast;
     if (openblas) r.vs_openblas = *r.gflops / *openblas;
+    if (naive) r.vs_naive = *r.gflops / *naive;
   }
 }
 
@@ -253,6 +272,13 @@ int runBenchmark(const Options& o, std::ostream& out, std::ostream& err) {
   if (device) session.emplace(*device, source);
 
   const std::vector<std::string> param_dirs = paramDirs(source.origin);
+  std::optional<DevicePeak> peak;
+  if (device) {
+    std::vector<std::string> warnings;
+    peak = findDevicePeak(dataDirs(source.origin, "peaks"), device->info.name,
+                          device->info.driver_version, &warnings);
+    for (const auto& w : warnings) err << "clgemm: note: " << w << "\n";
+  }
   // Every variant is checked and built before any runs, so a bad define fails in seconds.
   std::vector<Planned> planned;
   for (const Variant* v : chosen)
@@ -267,7 +293,7 @@ int runBenchmark(const Options& o, std::ostream& out, std::ostream& err) {
   std::vector<float> result;
   bool output_written = false;
   for (auto& p : planned) {
-    rows.push_back(runAndVerify(p, o, problem, reference, result));
+    rows.push_back(runAndVerify(p, o, problem, reference, peak, result));
     const ResultRow& row = rows.back();
     if (row.status == "FAIL") err << "clgemm: " << row.variant << ": " << row.message << "\n";
     if (row.status == "error")
@@ -295,6 +321,7 @@ int runBenchmark(const Options& o, std::ostream& out, std::ostream& err) {
   info.reps = o.reps;
   info.checked = o.check;
   info.kernel_source = source.origin;
+  info.peak = peak;
   if (o.out.empty()) {
     writeReport(out, o.format, info, rows);
   } else {

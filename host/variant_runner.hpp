@@ -10,6 +10,7 @@
 
 #include "cl_session.hpp"
 #include "defines.hpp"
+#include "kernel_figures.hpp"
 #include "kernels.hpp"
 #include "problem.hpp"
 #include "timing.hpp"
@@ -28,6 +29,8 @@ class VariantRunner {
   virtual std::optional<int> threads() const { return std::nullopt; }
   // Defines derived from the problem rather than given (source "problem"), for the report.
   virtual std::vector<ResolvedDefine> derivedDefines() const { return {}; }
+  // What the built kernel costs on its device (OpenCL kernels only).
+  virtual std::optional<KernelFigures> figures() const { return std::nullopt; }
 };
 
 // The host-side reset every host runner does before a run: C0 when beta != 0, else NaN.

@@ -164,7 +164,8 @@ TEST(Registry, DefaultsMatchKernelsCl) {
   const std::string text = clgemm_test::sourceKernels();
   for (const auto& v : clgemm::variants()) {
     if (v.backend != clgemm::Backend::kOpenCl) continue;
-    const auto section = text.find("defined(KERNEL_" + v.entry + ")");
+    const auto section =
+        text.find("#if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_" + v.entry + ")\n");
     ASSERT_NE(section, std::string::npos) << v.entry;
     const auto end = text.find("__kernel", section);
     for (const auto& p : v.params) {

@@ -141,7 +141,25 @@ INSTANTIATE_TEST_SUITE_P(
     Variants, NonDefaultParameters,
     ::testing::Values(
         ParamCase{"naive_8x4", "naive", {"WGX=8", "WGY=4"}},
+        ParamCase{"naive_global_8x4", "naive-global", {"WGX=8", "WGY=4"}},
         ParamCase{"tiled_TS8", "tiled", {"TS=8"}}, ParamCase{"tiled_TS5", "tiled", {"TS=5"}},
+        ParamCase{"tiled_wpt_16_2", "tiled-wpt", {"TS=16", "WPT=2"}},
+        ParamCase{"tiled_wpt_15_5", "tiled-wpt", {"TS=15", "WPT=5"}},
+        ParamCase{"vector_w2", "vector", {"TS=8", "WIDTH=2"}},
+        ParamCase{"vector_w8", "vector", {"TS=16", "WIDTH=8"}},
+        ParamCase{"vector_w16", "vector", {"TS=16", "WIDTH=16"}},
+        ParamCase{"tiled_2x2_TS6", "tiled-2x2", {"TS=6"}},
+        ParamCase{"prefetch_reg_TS10", "prefetch-reg", {"TS=10"}},
+        ParamCase{"prefetch_local_TS6", "prefetch-local", {"TS=6"}},
+        ParamCase{"transposed_b_small",
+                  "transposed-b",
+                  {"TSM=32", "TSN=16", "TSK=8", "WPTM=4", "PAD=0", "TT=8"}},
+        ParamCase{"transposed_b_odd",
+                  "transposed-b",
+                  {"TSM=15", "TSN=7", "TSK=5", "WPTM=3", "PAD=2", "TT=5"}},
+        ParamCase{
+            "regtile_nolocal_odd", "regtile-nolocal", {"TX=2", "TY=3", "LEN=5", "WGX=8", "WGY=4"}},
+        ParamCase{"regtile_nolocal_8x8", "regtile-nolocal", {"TX=8", "TY=8", "LEN=1"}},
         ParamCase{"regtile2d_rect",
                   "regtile2d",
                   {"TSM=32", "TSN=64", "TSK=8", "WPTM=4", "WPTN=8", "PAD=0"}},
@@ -197,7 +215,7 @@ TEST(Verification, ASlightlyWrongSumFails) {
   // kind of edge bug that passes at friendly sizes. It must pass at K = 32 and fail at K = 33.
   std::string text = clgemm_test::sourceKernels();
   const std::string loop = "for (int k0 = 0; k0 < K; k0 += TSK) {\n    // Consecutive";
-  const auto at = text.find(loop);
+  const auto at = text.find(loop, text.find("defined(KERNEL_gemm_regtile2d)"));
   ASSERT_NE(at, std::string::npos) << "regtile2d's K loop not found in kernels.cl";
   text.replace(at, loop.size(), "for (int k0 = 0; k0 + TSK <= K; k0 += TSK) {\n    // Consecutive");
   clgemm_test::TempDir dir;

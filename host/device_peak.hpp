@@ -1,0 +1,29 @@
+// A device's FP32 peak and global memory bandwidth, the two lines of its roofline. Shipped in
+// data/peaks/ for the devices we have measured, one small JSON per device:
+//   {"device": "NVIDIA H100 80GB HBM3", "driver": "580.159.04",
+//    "fp32_gflops": 64900, "bandwidth_gbs": 3000, "measured": {...free-form notes...}}
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clgemm {
+
+struct DevicePeak {
+  double gflops = 0.0;  // FP32 multiply-add throughput, GFLOP/s
+  double gbps = 0.0;    // global memory bandwidth, GB/s
+  std::string file;     // where it was read from
+};
+
+// The entry for this device in the first of `dirs` that has one: the same driver if there is one,
+// else any driver (peaks change little between drivers). Malformed files are skipped with a note
+// on `warnings`.
+std::optional<DevicePeak> findDevicePeak(const std::vector<std::string>& dirs,
+                                         const std::string& device, const std::string& driver,
+                                         std::vector<std::string>* warnings = nullptr);
+
+// The highest GFLOP/s a kernel of `intensity` flops per global byte can reach on this device.
+double rooflineBound(const DevicePeak& peak, double intensity);
+
+}  // namespace clgemm
