@@ -88,8 +88,7 @@ Variant naiveFamily(std::string name, std::string entry, std::string summary, st
   };
   v.shape = [](const ResolvedDefines& d, int m, int n) {
     const std::size_t wx = std::size_t(d.param("WGX")), wy = std::size_t(d.param("WGY"));
-    return LaunchShape{
-        {roundUp(std::size_t(n), wx), roundUp(std::size_t(m), wy)}, {wx, wy}, "WGX x WGY"};
+    return blockShape(m, n, wy, wx, wx, wy, "WGX x WGY");
   };
   v.local_mem_bytes = [](const ResolvedDefines&) { return std::size_t(0); };
   v.global_bytes = [](const ResolvedDefines&, int m, int n, int k) {
@@ -115,6 +114,16 @@ Variant naive() {
                      "sums the dot product in a private register: C is touched once, not K times");
 }
 
+// The TS x TS tiles of A and B in local memory, `buffers` of each (2: double buffering), A's rows
+// padded by `pad_a` floats against bank conflicts.
+std::function<std::size_t(const ResolvedDefines&)> squareTileBytes(std::size_t buffers,
+                                                                   std::size_t pad_a) {
+  return [buffers, pad_a](const ResolvedDefines& d) {
+    const std::size_t ts = std::size_t(d.param("TS"));
+    return buffers * (ts * (ts + pad_a) + ts * ts) * sizeof(float);
+  };
+}
+
 Variant tiled() {
   Variant v = openClVariant(
       "tiled", "gemm_tiled",
@@ -129,25 +138,11 @@ Variant tiled() {
   };
   v.shape = [](const ResolvedDefines& d, int m, int n) {
     const std::size_t ts = std::size_t(d.param("TS"));
-    return LaunchShape{
-        {roundUp(std::size_t(n), ts), roundUp(std::size_t(m), ts)}, {ts, ts}, "TS x TS"};
+    return blockShape(m, n, ts, ts, ts, ts, "TS x TS");
   };
-  v.local_mem_bytes = [](const ResolvedDefines& d) {
-    const std::size_t ts = std::size_t(d.param("TS"));
-    return 2 * ts * ts * sizeof(float);
-  };
+  v.local_mem_bytes = squareTileBytes(1, 0);
   v.global_bytes = squareTileTraffic();
   return v;
-}
-
-// The TS x TS tiles of A and B in local memory, `buffers` of each (2: double buffering), A's rows
-// padded by `pad_a` floats against bank conflicts.
-std::function<std::size_t(const ResolvedDefines&)> squareTileBytes(std::size_t buffers,
-                                                                   std::size_t pad_a) {
-  return [buffers, pad_a](const ResolvedDefines& d) {
-    const std::size_t ts = std::size_t(d.param("TS"));
-    return buffers * (ts * (ts + pad_a) + ts * ts) * sizeof(float);
-  };
 }
 
 Variant tiledWpt() {
@@ -358,12 +353,8 @@ Variant regtile2d() {
   };
   v.shape = [](const ResolvedDefines& d, int m, int n) {
     const std::size_t tsm = std::size_t(d.param("TSM")), tsn = std::size_t(d.param("TSN"));
-    const std::size_t lx = tsn / std::size_t(d.param("WPTN"));
-    const std::size_t ly = tsm / std::size_t(d.param("WPTM"));
-    return LaunchShape{
-        {roundUp(std::size_t(n), tsn) / tsn * lx, roundUp(std::size_t(m), tsm) / tsm * ly},
-        {lx, ly},
-        "TSN/WPTN x TSM/WPTM"};
+    return blockShape(m, n, tsm, tsn, tsn / std::size_t(d.param("WPTN")),
+                      tsm / std::size_t(d.param("WPTM")), "TSN/WPTN x TSM/WPTM");
   };
   v.local_mem_bytes = [](const ResolvedDefines& d) {
     const std::size_t tsk = std::size_t(d.param("TSK")), pad = std::size_t(d.param("PAD"));
@@ -417,11 +408,8 @@ Variant best() {
   };
   v.shape = [](const ResolvedDefines& d, int m, int n) {
     const std::size_t bm = std::size_t(d.param("BM")), bn = std::size_t(d.param("BN"));
-    const std::size_t lx = bn / std::size_t(d.param("TN")), ly = bm / std::size_t(d.param("TM"));
-    return LaunchShape{
-        {roundUp(std::size_t(n), bn) / bn * lx, roundUp(std::size_t(m), bm) / bm * ly},
-        {lx, ly},
-        "BN/TN x BM/TM"};
+    return blockShape(m, n, bm, bn, bn / std::size_t(d.param("TN")),
+                      bm / std::size_t(d.param("TM")), "BN/TN x BM/TM");
   };
   v.local_mem_bytes = [](const ResolvedDefines& d) {
     return std::size_t(2 * d.param("BK") *
