@@ -67,11 +67,16 @@ std::vector<std::string> TempDir::files() const {
 }
 
 RunResult runClgemm(const std::vector<std::string>& args) {
+  std::vector<std::string> command = {clgemmExecutable()};
+  command.insert(command.end(), args.begin(), args.end());
+  return runProgram(command);
+}
+
+RunResult runProgram(const std::vector<std::string>& command) {
   TempDir capture;
   const std::string out_path = capture.file("stdout"), err_path = capture.file("stderr");
-  const std::string exe = clgemmExecutable();
-  std::vector<std::string> argv_storage = {exe};
-  argv_storage.insert(argv_storage.end(), args.begin(), args.end());
+  const std::string& exe = command.at(0);
+  std::vector<std::string> argv_storage = command;
   std::vector<char*> argv;
   for (auto& a : argv_storage) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -83,7 +88,7 @@ RunResult runClgemm(const std::vector<std::string>& args) {
   posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
                                    0644);
   pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, exe.c_str(), &actions, nullptr, argv.data(), environ);
+  const int spawned = posix_spawnp(&pid, exe.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   if (spawned != 0) throw std::runtime_error("cannot start " + exe);
   int status = 0;

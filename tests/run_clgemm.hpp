@@ -18,6 +18,10 @@ std::string clgemmExecutable();
 // Runs clgemmExecutable() with these arguments (no shell involved) and waits for it.
 RunResult runClgemm(const std::vector<std::string>& args);
 
+// Runs command[0] (looked up on PATH when it has no slash) with the rest as its arguments, e.g.
+// oclgrind wrapping clgemm.
+RunResult runProgram(const std::vector<std::string>& command);
+
 // A fresh, empty directory under the system temp dir, removed when the object goes away.
 class TempDir {
  public:
