@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install what is missing, build clgemm and its tests, and run the whole suite on the machine's
 # OpenCL device (pocl's CPU device where there is no GPU). Then the same suite on a build without
-# the optional baselines (CLBlast, OpenBLAS), whose rows must say "not built" instead of failing.
+# the optional baselines (CLBlast, OpenBLAS), whose rows must say "not built" instead of failing,
+# and on a build with AddressSanitizer and UndefinedBehaviorSanitizer (CLGEMM_SANITIZE).
 # Extra arguments go to ctest, e.g.   tools/test.sh -R Npy
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -21,3 +22,10 @@ cmake -S "$root" -B "$build-minimal" -DCMAKE_BUILD_TYPE=Release -DCLGEMM_BUILD_T
 cmake --build "$build-minimal" -j"$jobs"
 # The kernels are the same in both builds, so the oclgrind suite runs once, above.
 (cd "$build-minimal" && ctest --output-on-failure --timeout 900 -LE oclgrind "$@")
+
+echo "== AddressSanitizer + UndefinedBehaviorSanitizer build: $build-sanitize"
+cmake -S "$root" -B "$build-sanitize" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLGEMM_BUILD_TESTS=ON \
+  -DCLGEMM_SANITIZE=ON
+cmake --build "$build-sanitize" -j"$jobs"
+# oclgrind preloads its own OpenCL runtime, which cannot come before ASan's; those runs are above.
+(cd "$build-sanitize" && ctest --output-on-failure --timeout 900 -LE oclgrind "$@")
