@@ -9,6 +9,13 @@
 // file compiles, each section #undef-ing its macros so they cannot leak into the next one.
 // Work-item dimension 0 runs along N (columns of C), dimension 1 along M (rows).
 
+// Element (row, col) of a rows x cols row-major matrix, or 0 outside it: how every kernel fills
+// the parts of its tiles that lie past the edge of A or B (zeros add nothing to the sum).
+inline float load_or_zero(__global const float* p, const int rows, const int cols, const int row,
+                          const int col) {
+  return (row < rows && col < cols) ? p[row * cols + col] : 0.0f;
+}
+
 // Shared epilogue: alpha * acc (+ beta * C when beta != 0).
 inline void store_c(__global float* C, const int index, const float acc, const float alpha,
                     const float beta) {
@@ -96,8 +103,8 @@ __kernel __attribute__((reqd_work_group_size(TS, TS, 1))) void gemm_tiled(
   for (int k0 = 0; k0 < K; k0 += TS) {
     const int ka = k0 + lcol;  // column of A this work-item loads
     const int kb = k0 + lrow;  // row of B this work-item loads
-    Asub[lrow][lcol] = (row < M && ka < K) ? A[row * K + ka] : 0.0f;
-    Bsub[lrow][lcol] = (kb < K && col < N) ? B[kb * N + col] : 0.0f;
+    Asub[lrow][lcol] = load_or_zero(A, M, K, row, ka);
+    Bsub[lrow][lcol] = load_or_zero(B, K, N, kb, col);
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int k = 0; k < TS; ++k) acc += Asub[lrow][k] * Bsub[k][lcol];
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -141,8 +148,8 @@ __kernel __attribute__((reqd_work_group_size(TS, RTS, 1))) void gemm_tiled_wpt(
     for (int w = 0; w < WPT; ++w) {
       const int r = lrow + w * RTS;
       const int ka = k0 + lcol, kb = k0 + r;
-      Asub[r][lcol] = (row0 + w * RTS < M && ka < K) ? A[(row0 + w * RTS) * K + ka] : 0.0f;
-      Bsub[r][lcol] = (kb < K && col < N) ? B[kb * N + col] : 0.0f;
+      Asub[r][lcol] = load_or_zero(A, M, K, row0 + w * RTS, ka);
+      Bsub[r][lcol] = load_or_zero(B, K, N, kb, col);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int k = 0; k < TS; ++k) {
@@ -201,7 +208,7 @@ inline floatW vector_load(__global const float* p, const int rows, const int col
   }
   float part[WIDTH];
   for (int w = 0; w < WIDTH; ++w)
-    part[w] = (row < rows && col + w < cols) ? p[row * cols + col + w] : 0.0f;
+    part[w] = load_or_zero(p, rows, cols, row, col + w);
   return vloadW(0, part);
 }
 
@@ -303,8 +310,8 @@ __kernel __attribute__((reqd_work_group_size(HTS, HTS, 1))) void gemm_tiled_2x2(
     for (int i = 0; i < 2; ++i) {
       for (int j = 0; j < 2; ++j) {
         const int r = lrow + i * HTS, c = lcol + j * HTS;
-        Asub[r][c] = (row0 + r < M && k0 + c < K) ? A[(row0 + r) * K + k0 + c] : 0.0f;
-        Bsub[r][c] = (k0 + r < K && col0 + c < N) ? B[(k0 + r) * N + col0 + c] : 0.0f;
+        Asub[r][c] = load_or_zero(A, M, K, row0 + r, k0 + c);
+        Bsub[r][c] = load_or_zero(B, K, N, k0 + r, col0 + c);
       }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -346,8 +353,8 @@ __kernel __attribute__((reqd_work_group_size(HTS, HTS, 1))) void gemm_prefetch_r
   for (int i = 0; i < 2; ++i) {                                                                \
     for (int j = 0; j < 2; ++j) {                                                              \
       const int r = lrow + i * HTS, c = lcol + j * HTS;                                        \
-      a_next[i][j] = (row0 + r < M && (k0) + c < K) ? A[(row0 + r) * K + (k0) + c] : 0.0f;     \
-      b_next[i][j] = ((k0) + r < K && col0 + c < N) ? B[((k0) + r) * N + col0 + c] : 0.0f;     \
+      a_next[i][j] = load_or_zero(A, M, K, row0 + r, (k0) + c);                                \
+      b_next[i][j] = load_or_zero(B, K, N, (k0) + r, col0 + c);                                \
     }                                                                                          \
   }
 
@@ -402,8 +409,8 @@ __kernel __attribute__((reqd_work_group_size(HTS, HTS, 1))) void gemm_prefetch_l
   for (int i = 0; i < 2; ++i) {                                                                 \
     for (int j = 0; j < 2; ++j) {                                                               \
       const int r = lrow + i * HTS, c = lcol + j * HTS;                                         \
-      Asub[buf][r][c] = (row0 + r < M && (k0) + c < K) ? A[(row0 + r) * K + (k0) + c] : 0.0f;   \
-      Bsub[buf][r][c] = ((k0) + r < K && col0 + c < N) ? B[((k0) + r) * N + col0 + c] : 0.0f;   \
+      Asub[buf][r][c] = load_or_zero(A, M, K, row0 + r, (k0) + c);                              \
+      Bsub[buf][r][c] = load_or_zero(B, K, N, (k0) + r, col0 + c);                              \
     }                                                                                           \
   }
 
@@ -493,11 +500,11 @@ __kernel __attribute__((reqd_work_group_size(TSN, RTSM, 1))) void gemm_transpose
     // Consecutive work-items read consecutive k of one row of A or Bt (coalesced).
     for (int i = tid; i < TSM * TSK; i += TSN * RTSM) {
       const int m = i / TSK, k = i % TSK;
-      Asub[k][m] = (offm + m < M && k0 + k < K) ? A[(offm + m) * K + k0 + k] : 0.0f;
+      Asub[k][m] = load_or_zero(A, M, K, offm + m, k0 + k);
     }
     for (int i = tid; i < TSN * TSK; i += TSN * RTSM) {
       const int n = i / TSK, k = i % TSK;
-      Bsub[k][n] = (offn + n < N && k0 + k < K) ? Bt[(offn + n) * K + k0 + k] : 0.0f;
+      Bsub[k][n] = load_or_zero(Bt, N, K, offn + n, k0 + k);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int k = 0; k < TSK; ++k) {
@@ -561,12 +568,12 @@ __kernel __attribute__((reqd_work_group_size(WGX, WGY, 1))) void gemm_regtile_no
     for (int i = 0; i < TY; ++i) {
       const int row = row0 + i * WGY;
       for (int l = 0; l < LEN; ++l)
-        a[i][l] = (row < M && k0 + l < K) ? A[row * K + k0 + l] : 0.0f;
+        a[i][l] = load_or_zero(A, M, K, row, k0 + l);
     }
     for (int l = 0; l < LEN; ++l) {
       for (int j = 0; j < TX; ++j) {
         const int col = col0 + j * WGX;
-        b[l][j] = (k0 + l < K && col < N) ? B[(k0 + l) * N + col] : 0.0f;
+        b[l][j] = load_or_zero(B, K, N, k0 + l, col);
       }
     }
     for (int l = 0; l < LEN; ++l)
@@ -644,12 +651,12 @@ __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void gemm_regtile2
     for (int i = tid; i < TSM * TSK; i += RTSM * RTSN) {
       const int m = i / TSK, k = i % TSK;
       const int gm = offm + m, gk = k0 + k;
-      Asub[k][m] = (gm < M && gk < K) ? A[gm * K + gk] : 0.0f;
+      Asub[k][m] = load_or_zero(A, M, K, gm, gk);
     }
     for (int i = tid; i < TSK * TSN; i += RTSM * RTSN) {
       const int k = i / TSN, n = i % TSN;
       const int gk = k0 + k, gn = offn + n;
-      Bsub[k][n] = (gk < K && gn < N) ? B[gk * N + gn] : 0.0f;
+      Bsub[k][n] = load_or_zero(B, K, N, gk, gn);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int k = 0; k < TSK; ++k) {

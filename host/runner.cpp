@@ -107,9 +107,8 @@ void checkProblemFits(const DeviceInfo& device, int m, int n, int k) {
 // A variant ready to run, or the reason it will not (library not built).
 struct Planned {
   const Variant* variant;
-  std::vector<ResolvedDefine> defines;
-  std::optional<ResolvedDefines> resolved;  // the parameters, when the variant is built
-  std::unique_ptr<VariantRunner> runner;    // null when skipped
+  std::optional<ResolvedDefines> defines;  // the parameters, once resolved (not for skipped ones)
+  std::unique_ptr<VariantRunner> runner;   // null when skipped
   std::string skip_reason;
 };
 
@@ -130,7 +129,7 @@ std::vector<const Variant*> chooseVariants(const Options& o) {
 
 Planned plan(const Variant& v, const Options& o, ClSession* session, const Problem& problem,
              int threads, const std::vector<std::string>& param_dirs, std::ostream& err) {
-  Planned p{&v, {}, std::nullopt, nullptr, ""};
+  Planned p{&v, std::nullopt, nullptr, ""};
   if (!backendBuilt(v.backend)) {
     p.skip_reason = "not built: " + v.name +
                     " was not found when clgemm was configured (see CLGEMM_WITH_CLBLAST / "
@@ -147,8 +146,7 @@ Planned plan(const Variant& v, const Options& o, ClSession* session, const Probl
     for (const auto& w : warnings) err << "clgemm: note: " << w << "\n";
   }
   const ResolvedDefines defines(v.params, o.defines, tuned.defines);
-  p.defines = defines.all();
-  p.resolved = defines;
+  p.defines = defines;
   switch (v.backend) {
     case Backend::kOpenCl:
       p.runner = makeClKernelRunner(v, defines, *session, problem, o.cl_options,
@@ -171,8 +169,8 @@ Planned plan(const Variant& v, const Options& o, ClSession* session, const Probl
 // bound where the device's peak is known.
 void addIntensity(ResultRow& row, const Planned& p, const Problem& problem,
                   const std::optional<DevicePeak>& peak) {
-  if (!p.variant->global_bytes || !p.resolved) return;
-  double bytes = p.variant->global_bytes(*p.resolved, problem.m, problem.n, problem.k);
+  if (!p.variant->global_bytes || !p.defines) return;
+  double bytes = p.variant->global_bytes(*p.defines, problem.m, problem.n, problem.k);
   if (problem.beta != 0.0f) bytes += double(sizeof(float)) * problem.m * double(problem.n);
   row.intensity = problem.flops() / bytes;
   if (peak) row.roofline_gflops = rooflineBound(*peak, *row.intensity);
@@ -184,7 +182,7 @@ ResultRow runAndVerify(Planned& p, const Options& o, const Problem& problem,
                        std::vector<float>& result) {
   ResultRow row;
   row.variant = p.variant->name;
-  row.defines = p.defines;
+  if (p.defines) row.defines = p.defines->all();
   if (!p.runner) {
     row.status = "skipped";
     row.message = p.skip_reason;
