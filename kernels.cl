@@ -899,3 +899,73 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_be
 #undef VEC_A
 #undef VEC_B
 #endif
+
+// ---------------------------------------------------------------------------------------------
+// Device peak probes for `clgemm peak`; not GEMM variants, so not in the registry.
+// peak_fma measures FP32 multiply-add throughput the way clpeak does: chains of dependent mad()s
+// with a trip count the compiler cannot see, so nothing is folded away and loop overhead is small.
+// Four independent chains per work-item, PEAK_WIDTH lanes each, 128 mads per loop trip: a GPU
+// hides the mad latency with its many work-items, but a CPU runs a work-item's loop on one core
+// and needs the independent chains to keep its FMA units busy.
+// Global (items), local (any); out holds PEAK_WIDTH floats per work-item.
+#if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_peak_fma)
+#ifndef PEAK_WIDTH
+#define PEAK_WIDTH 4  // lanes per chain: 1, 2, 4, 8 or 16
+#endif
+#if PEAK_WIDTH == 1
+#define PEAK_FLOAT float
+#else
+#define PEAK_CAT(a, b) a##b
+#define PEAK_VECTOR(a, b) PEAK_CAT(a, b)
+#define PEAK_FLOAT PEAK_VECTOR(float, PEAK_WIDTH)
+#endif
+#define PEAK_MAD8        \
+  x0 = mad(y0, x0, y0);  \
+  x1 = mad(y1, x1, y1);  \
+  x2 = mad(y2, x2, y2);  \
+  x3 = mad(y3, x3, y3);  \
+  y0 = mad(x0, y0, x0);  \
+  y1 = mad(x1, y1, x1);  \
+  y2 = mad(x2, y2, x2);  \
+  y3 = mad(x3, y3, x3);
+#define PEAK_MAD32 PEAK_MAD8 PEAK_MAD8 PEAK_MAD8 PEAK_MAD8
+
+__kernel void peak_fma(__global float* out, const float seed, const int iterations) {
+  const float s = seed * (float)get_local_id(0);
+  PEAK_FLOAT x0 = (PEAK_FLOAT)(s), x1 = (PEAK_FLOAT)(s + 1.0f), x2 = (PEAK_FLOAT)(s + 2.0f),
+             x3 = (PEAK_FLOAT)(s + 3.0f);
+  PEAK_FLOAT y0 = (PEAK_FLOAT)(seed), y1 = y0, y2 = y0, y3 = y0;
+  for (int i = 0; i < iterations; ++i) {
+    PEAK_MAD32 PEAK_MAD32 PEAK_MAD32 PEAK_MAD32
+  }
+  // Storing every lane of every chain keeps them all alive.
+  ((__global PEAK_FLOAT*)out)[get_global_id(0)] = (x0 + y0) + (x1 + y1) + (x2 + y2) + (x3 + y3);
+}
+#undef PEAK_MAD32
+#undef PEAK_MAD8
+#undef PEAK_FLOAT
+#undef PEAK_VECTOR
+#undef PEAK_CAT
+#undef PEAK_WIDTH
+#endif
+
+// peak_read measures global memory read bandwidth. On a GPU each work-item sums float4s strided
+// by the global size, so neighbouring work-items read neighbouring addresses (coalesced); on a
+// CPU (PEAK_CONTIGUOUS=1) each work-item runs on one core and reads its own contiguous block, which
+// the core's prefetchers stream. The buffer, far larger than any cache, is read once per launch.
+// Global (items), local (any); `in` holds items * per_item float4s.
+#if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_peak_read)
+#ifndef PEAK_CONTIGUOUS
+#define PEAK_CONTIGUOUS 0  // 1: a contiguous block per work-item (CPUs); 0: strided (GPUs)
+#endif
+__kernel void peak_read(__global const float4* restrict in, __global float* restrict out,
+                        const int per_item) {
+  const int gid = get_global_id(0);
+  const int start = PEAK_CONTIGUOUS ? gid * per_item : gid;
+  const int stride = PEAK_CONTIGUOUS ? 1 : (int)get_global_size(0);
+  float4 sum = (float4)(0.0f);
+  for (int j = 0; j < per_item; ++j) sum += in[start + j * stride];
+  out[gid] = sum.x + sum.y + sum.z + sum.w;
+}
+#undef PEAK_CONTIGUOUS
+#endif

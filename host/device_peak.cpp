@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "param_store.hpp"
+#include "user_store.hpp"
 
 namespace clgemm {
 namespace {
@@ -49,6 +50,14 @@ std::optional<DevicePeak> findDevicePeak(const std::vector<std::string>& dirs,
     if (any_driver) return any_driver;
   }
   return std::nullopt;
+}
+
+std::vector<std::string> peakDirs(const std::string& store_option,
+                                  const std::string& kernels_origin) {
+  std::vector<std::string> dirs = dataDirs(kernels_origin, "peaks");
+  const std::string user = userStoreSubdir(userStoreDir(store_option), "peaks");
+  if (!user.empty()) dirs.insert(dirs.begin(), user);
+  return dirs;
 }
 
 double rooflineBound(const DevicePeak& peak, double intensity) {

@@ -23,6 +23,11 @@ std::optional<DevicePeak> findDevicePeak(const std::vector<std::string>& dirs,
                                          const std::string& device, const std::string& driver,
                                          std::vector<std::string>* warnings = nullptr);
 
+// Where peaks are looked for, first match wins: the user's store (`store_option`, see
+// user_store.hpp), then data/peaks beside the kernels file, the executable and the source tree.
+std::vector<std::string> peakDirs(const std::string& store_option,
+                                  const std::string& kernels_origin);
+
 // The highest GFLOP/s a kernel of `intensity` flops per global byte can reach on this device.
 double rooflineBound(const DevicePeak& peak, double intensity);
 

@@ -8,6 +8,7 @@
 #include "errors.hpp"
 #include "kernels.hpp"
 #include "options.hpp"
+#include "peak_command.hpp"
 #include "runner.hpp"
 
 int main(int argc, char** argv) {
@@ -30,6 +31,7 @@ int main(int argc, char** argv) {
       listDevices(std::cout);
       return kExitOk;
     }
+    if (options.command == Command::kPeak) return runPeak(options, std::cout, std::cerr);
     return runBenchmark(options, std::cout, std::cerr);
   } catch (const Error& e) {
     std::cerr << "clgemm: error: " << e.what() << "\n";

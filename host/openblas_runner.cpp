@@ -4,6 +4,8 @@
 #ifdef CLGEMM_HAVE_OPENBLAS
 #include <cblas.h>
 
+#include <cstdlib>
+
 #include "host_info.hpp"
 
 namespace clgemm {
@@ -28,6 +30,20 @@ class OpenblasRunner : public VariantRunner {
 
   std::string deviceName() const override { return hostCpuName(); }
   std::optional<int> threads() const override { return threads_; }
+  // The micro-kernel OpenBLAS picked for this CPU, which decides its speed more than anything.
+  std::vector<ResolvedDefine> derivedDefines() const override {
+    return {{"core", openblas_get_corename(), "library"}};
+  }
+  // OpenBLAS falls back to its SSE3 kernel on CPUs newer than it knows (Debian's 0.3.21 on an
+  // Emerald Rapids Xeon ran 5x below its AVX-512 kernel), which would make a weak baseline.
+  std::string note() const override {
+    const char* forced = std::getenv("OPENBLAS_CORETYPE");
+    if ((forced && *forced) || std::string(openblas_get_corename()) != "Prescott" ||
+        !__builtin_cpu_supports("avx2"))
+      return "";
+    return "OpenBLAS does not recognise this CPU and runs its SSE3 kernel (Prescott); set "
+           "OPENBLAS_CORETYPE (e.g. Haswell, SkylakeX, Cooperlake) to the nearest CPU it knows";
+  }
 
  private:
   const Problem& problem_;

@@ -4,6 +4,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 
 // -D values are kept whole: cxxopts would otherwise split vector options at commas.
@@ -38,11 +39,15 @@ cxxopts::Options makeParser() {
     ("n", "columns of B and C", cxxopts::value<std::string>(), "N")
     ("k", "columns of A, rows of B", cxxopts::value<std::string>(), "K")
     ("size", "M = N = K = S (default: 2048 on a GPU, 512 otherwise)", cxxopts::value<std::string>(), "S")
+    ("sizes", "a sweep over sizes: 256,512,1000 or 8192x8192x256 items, 256:8192:x2 (geometric), 128:2048:+128 (arithmetic)", cxxopts::value<std::string>(), "LIST")
     ("alpha", "scalar alpha", cxxopts::value<std::string>()->default_value("1"), "X")
     ("beta", "scalar beta (0: C is not read)", cxxopts::value<std::string>()->default_value("0"), "X")
     ("warmup", "untimed runs before timing", cxxopts::value<std::string>()->default_value("2"), "N")
     ("reps", "timed runs; median and minimum are reported", cxxopts::value<std::string>()->default_value("10"), "N")
     ("no-check", "skip verification against the CPU reference")
+    ("check", "full (every element), sampled (rows + random-vector products) or auto (sampled beyond 2048^3)", cxxopts::value<std::string>()->default_value("auto"), "HOW")
+    ("progress", "progress line on stderr: auto (after 2 s), on, off", cxxopts::value<std::string>()->default_value("auto"), "WHEN")
+    ("store", "the user's store of peaks and tuned parameters (default: $CLGEMM_STORE, else ~/.local/share/clgemm)", cxxopts::value<std::string>(), "DIR")
     ("seed", "seed for the random matrices", cxxopts::value<std::string>()->default_value("42"), "N")
     ("format", "table, csv or json", cxxopts::value<std::string>()->default_value("table"), "F")
     ("out", "write the report to FILE instead of stdout", cxxopts::value<std::string>(), "FILE")
@@ -84,19 +89,53 @@ float parseFloat(const std::string& option, const std::string& text) {
   return value;
 }
 
+// One of the words `allowed` (joined with ", " in the message).
+std::string oneOf(const std::string& option, const std::string& value,
+                  const std::vector<std::string>& allowed) {
+  for (const auto& a : allowed)
+    if (value == a) return value;
+  std::string list;
+  for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+  throw UsageError(option + " '" + value + "' is not one of " + list);
+}
+
+// `clgemm peak` measures the device; the options that shape a GEMM run mean nothing to it.
+void rejectRunOptions(const cxxopts::ParseResult& result) {
+  for (const char* name : {"kernel",     "compare",   "threads", "D",       "m",        "n",
+                           "k",          "size",      "sizes",   "alpha",   "beta",     "no-check",
+                           "check",      "input-a",   "input-b", "input-c", "output-c", "kernels",
+                           "cl-options", "build-log", "explain", "seed",    "warmup"}) {
+    if (result.count(name))
+      throw UsageError(std::string(std::strlen(name) == 1 ? "-" : "--") + name +
+                       " does not apply to clgemm peak");
+  }
+}
+
 }  // namespace
 
 std::string helpText() {
-  return makeParser().help() + "\n" + variantHelp() +
+  return makeParser().help() +
+         "\nSubcommands:\n  clgemm peak [--platform N --device N] [--reps N] [--store DIR] "
+         "[--format table|json] [--out FILE]\n      measures the device's FP32 multiply-add "
+         "throughput and global memory bandwidth and\n      stores them, so later runs report "
+         "pct_peak and each kernel's roofline bound\n\n" +
+         variantHelp() +
          "\nExit codes: 0 all ran and verified, 1 a result failed verification, 2 usage or "
          "configuration error,\n3 OpenCL runtime error (out of resources, allocation too large).\n";
 }
 
 Options parseOptions(int argc, const char* const argv[]) {
+  // A subcommand is the first argument; the rest parse like any other command line.
+  Command command = Command::kRun;
+  std::vector<const char*> args(argv, argv + argc);
+  if (args.size() > 1 && std::string(args[1]) == "peak") {
+    command = Command::kPeak;
+    args.erase(args.begin() + 1);
+  }
   cxxopts::Options parser = makeParser();
   cxxopts::ParseResult result;
   try {
-    result = parser.parse(argc, argv);
+    result = parser.parse(int(args.size()), args.data());
   } catch (const cxxopts::exceptions::exception& e) {
     throw UsageError(std::string(e.what()) + " (see clgemm --help)");
   }
@@ -105,6 +144,8 @@ Options parseOptions(int argc, const char* const argv[]) {
                      "' (see clgemm --help)");
 
   Options o;
+  o.command = command;
+  if (command == Command::kPeak) rejectRunOptions(result);
   o.help = result.count("help") > 0;
   o.list = result.count("list") > 0;
   o.explain = result.count("explain") > 0;
@@ -130,6 +171,15 @@ Options parseOptions(int argc, const char* const argv[]) {
     const int s = parseAtLeast("--size", text("size"), 1);
     o.m = o.n = o.k = s;
   }
+  if (result.count("sizes")) {
+    for (const char* other : {"size", "m", "n", "k"}) {
+      if (result.count(other))
+        throw UsageError(std::string("--sizes conflicts with ") +
+                         (std::strlen(other) == 1 ? "-" : "--") + other +
+                         ": a sweep takes its sizes from the list");
+    }
+    o.sizes = parseSizeList(text("sizes"));
+  }
   if (result.count("m")) o.m = parseAtLeast("-m", text("m"), 1);
   if (result.count("n")) o.n = parseAtLeast("-n", text("n"), 1);
   if (result.count("k")) o.k = parseAtLeast("-k", text("k"), 1);
@@ -138,6 +188,16 @@ Options parseOptions(int argc, const char* const argv[]) {
   o.warmup = parseAtLeast("--warmup", text("warmup"), 0);
   o.reps = parseAtLeast("--reps", text("reps"), 1);
   o.check = result.count("no-check") == 0;
+  const std::string check = oneOf("--check", text("check"), {"auto", "full", "sampled"});
+  if (!o.check && result.count("check"))
+    throw UsageError("--check " + check + " conflicts with --no-check");
+  o.check_mode = check == "full"      ? CheckMode::kFull
+                 : check == "sampled" ? CheckMode::kSampled
+                                      : CheckMode::kAuto;
+  const std::string progress = oneOf("--progress", text("progress"), {"auto", "on", "off"});
+  o.progress = progress == "on"    ? ProgressMode::kOn
+               : progress == "off" ? ProgressMode::kOff
+                                   : ProgressMode::kAuto;
   o.seed = std::uint64_t(parseAtLeast("--seed", text("seed"), 0));
 
   const std::string format = text("format");
@@ -149,6 +209,8 @@ Options parseOptions(int argc, const char* const argv[]) {
     o.format = Format::kJson;
   else
     throw UsageError("--format '" + format + "' is not one of table, csv, json");
+  if (command == Command::kPeak && o.format == Format::kCsv)
+    throw UsageError("--format csv does not apply to clgemm peak: use table or json");
 
   if (result.count("out")) o.out = text("out");
   if (result.count("input-a")) o.input_a = text("input-a");
@@ -157,11 +219,17 @@ Options parseOptions(int argc, const char* const argv[]) {
   if (result.count("output-c")) o.output_c = text("output-c");
   if (result.count("kernels")) o.kernel_file = text("kernels");
   if (result.count("cl-options")) o.cl_options = text("cl-options");
+  if (result.count("store")) o.store = text("store");
   o.build_log = result.count("build-log") > 0;
   for (const char* name : {"out", "input-a", "input-b", "input-c", "output-c", "kernels"}) {
     if (result.count(name) && text(name).empty())
       throw UsageError(std::string("--") + name + " needs a file name");
   }
+  if (result.count("store") && o.store.empty()) throw UsageError("--store needs a folder name");
+  if (!o.sizes.empty() && !o.input_a.empty())
+    throw UsageError("--sizes conflicts with --input-a: the .npy files fix the size");
+  if (!o.sizes.empty() && !o.output_c.empty())
+    throw UsageError("--output-c writes one C; it does not go with the sweep of --sizes");
 
   if (o.input_a.empty() != o.input_b.empty())
     throw UsageError("--input-a and --input-b go together: give both matrices");

@@ -8,11 +8,18 @@
 #include <vector>
 
 #include "defines.hpp"
+#include "progress.hpp"
 #include "report.hpp"
+#include "result_check.hpp"
+#include "size_list.hpp"
 
 namespace clgemm {
 
+// What the command line asks for: a benchmark run (the default) or a subcommand.
+enum class Command { kRun, kPeak };
+
 struct Options {
+  Command command = Command::kRun;
   bool help = false;
   bool list = false;
   bool explain = false;  // print the --kernel variants' ladder steps and exit
@@ -24,10 +31,14 @@ struct Options {
   std::optional<int> threads;  // host threads for CPU paths and OpenBLAS; unset: all cores
   std::vector<UserDefine> defines;
   std::optional<int> m, n, k;  // unset: the default size for the device, or the .npy shapes
+  std::vector<Shape> sizes;    // --sizes: a sweep; empty: one size from m, n, k
   float alpha = 1.0f, beta = 0.0f;
   int warmup = 2;
   int reps = 10;
   bool check = true;
+  CheckMode check_mode = CheckMode::kAuto;  // --check full|sampled|auto
+  ProgressMode progress = ProgressMode::kAuto;
+  std::string store;  // --store DIR: the user's store (see user_store.hpp); empty: the default
   Format format = Format::kTable;
   std::string out;  // report file; empty: stdout
   std::string input_a, input_b, input_c, output_c;

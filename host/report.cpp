@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "result_check.hpp"
 #include "verify.hpp"
 
 namespace clgemm {
@@ -119,33 +120,19 @@ void writeResourceTable(std::ostream& out, const RunInfo& run, const std::vector
   writeAligned(out, header, cells, 2, header.size() - 2);
 }
 
-void writeTable(std::ostream& out, const RunInfo& run, const std::vector<ResultRow>& rows) {
-  if (run.device) {
-    out << "device: " << run.device->name << " (" << run.device->type << ", "
-        << run.device->platform_name << ", driver " << run.device->driver_version << ")\n";
-  }
-  out << "host: " << run.host_cpu << ", " << run.threads << " threads for CPU paths\n"
-      << "problem: M=" << run.m << " N=" << run.n << " K=" << run.k << " alpha=" << run.alpha
-      << " beta=" << run.beta << ", " << run.warmup << " warm-up + " << run.reps
-      << " timed runs, kernels from " << run.kernel_source << "\n";
-  if (run.checked) {
-    out << "checked against a double-precision reference: error ratio = |C - Cref| / (eps * "
-           "(|alpha||A||B| + |beta||C|)), pass below "
-        << kErrorRatioThreshold << "\n";
-  } else {
-    out << "not checked (--no-check)\n";
-  }
-  out << "GFLOP/s = 2*M*N*K / median time (OpenCL kernels: profiling events; CPU paths and "
-         "libraries: host clock)\n\n";
-
+// The main table and the resource table for the rows of one problem size.
+void writeSizeTables(std::ostream& out, const RunInfo& run, const std::vector<ResultRow>& rows) {
   bool any_user = false, any_clblast = false, any_openblas = false, any_naive = false;
+  bool any_peak = false;
   for (const auto& r : rows) {
     for (const auto& d : r.defines) any_user = any_user || d.source == "cli";
     any_clblast = any_clblast || r.vs_clblast.has_value();
     any_openblas = any_openblas || r.vs_openblas.has_value();
     any_naive = any_naive || r.vs_naive.has_value();
+    any_peak = any_peak || percentOfPeak(run, r).has_value();
   }
   std::vector<std::string> header = {"variant", "status", "median ms", "min ms", "GFLOP/s"};
+  if (any_peak) header.push_back("% peak");
   if (any_naive) header.push_back("vs naive");
   if (any_clblast) header.push_back("vs CLBlast");
   if (any_openblas) header.push_back("vs OpenBLAS");
@@ -156,6 +143,7 @@ void writeTable(std::ostream& out, const RunInfo& run, const std::vector<ResultR
   for (const auto& r : rows) {
     std::vector<std::string> row = {r.variant, r.status, fixed(r.ms_median, 3), fixed(r.ms_min, 3),
                                     fixed(r.gflops, 1)};
+    if (any_peak) row.push_back(fixed(percentOfPeak(run, r), 1));
     if (any_naive) row.push_back(ratio(r.vs_naive));
     if (any_clblast) row.push_back(ratio(r.vs_clblast));
     if (any_openblas) row.push_back(ratio(r.vs_openblas));
@@ -175,6 +163,60 @@ void writeTable(std::ostream& out, const RunInfo& run, const std::vector<ResultR
   for (const auto& r : rows)
     if (!r.message.empty()) out << r.variant << ": " << r.message << "\n";
   writeResourceTable(out, run, rows);
+}
+
+std::string sizeText(const ResultRow& r) {
+  return "M=" + std::to_string(r.m) + " N=" + std::to_string(r.n) + " K=" + std::to_string(r.k);
+}
+
+bool sameSize(const ResultRow& a, const ResultRow& b) {
+  return a.m == b.m && a.n == b.n && a.k == b.k;
+}
+
+void writeTable(std::ostream& out, const RunInfo& run, const std::vector<ResultRow>& rows) {
+  if (run.device) {
+    out << "device: " << run.device->name << " (" << run.device->type << ", "
+        << run.device->platform_name << ", driver " << run.device->driver_version << ")\n";
+  }
+  // Rows arrive grouped by size, in the order the sizes ran.
+  std::vector<std::vector<ResultRow>> groups;
+  for (const auto& r : rows) {
+    if (groups.empty() || !sameSize(groups.back().front(), r)) groups.emplace_back();
+    groups.back().push_back(r);
+  }
+  const bool sweep = groups.size() > 1;
+  out << "host: " << run.host_cpu << ", " << run.threads << " threads for CPU paths\n"
+      << "problem: " << (sweep || groups.empty() ? "" : sizeText(groups[0][0]) + " ")
+      << "alpha=" << run.alpha << " beta=" << run.beta << ", " << run.warmup << " warm-up + "
+      << run.reps << " timed runs, kernels from " << run.kernel_source << "\n";
+  if (sweep) {
+    out << "sizes:";
+    for (const auto& g : groups)
+      out << " " << sizeText(g.front()) << (&g == &groups.back() ? "" : ",");
+    out << "\n";
+  }
+  if (run.checked) {
+    out << "checked against a double-precision reference: error ratio = |C - Cref| / (eps * "
+           "(|alpha||A||B| + |beta||C|)), pass below "
+        << kErrorRatioThreshold << "\n";
+  } else {
+    out << "not checked (--no-check)\n";
+  }
+  out << "GFLOP/s = 2*M*N*K / median time (OpenCL kernels: profiling events; CPU paths and "
+         "libraries: host clock)\n";
+  if (run.peak) {
+    out << "% peak: GFLOP/s over the device's FP32 peak of " << fixed(run.peak->gflops, 0)
+        << " GFLOP/s (" << run.peak->file << ")\n";
+  }
+  for (const auto& g : groups) {
+    out << "\n";
+    if (sweep) out << sizeText(g.front()) << "\n";
+    std::string check;
+    for (const auto& r : g)
+      if (!r.check.empty()) check = r.check;
+    if (check == "sampled") out << describeCheck(check) << "\n";
+    writeSizeTables(out, run, g);
+  }
 }
 
 // Platform and driver describe the OpenCL device; host rows have none.
@@ -206,9 +248,10 @@ void writeCsv(std::ostream& out, const RunInfo& run, const std::vector<ResultRow
        [&](const ResultRow& r) {
          return onOpenClDevice(run, r) ? run.device->driver_version : "";
        }},
-      {"m", [&](const ResultRow&) { return std::to_string(run.m); }},
-      {"n", [&](const ResultRow&) { return std::to_string(run.n); }},
-      {"k", [&](const ResultRow&) { return std::to_string(run.k); }},
+      {"date", [&](const ResultRow&) { return run.date; }},
+      {"m", [](const ResultRow& r) { return std::to_string(r.m); }},
+      {"n", [](const ResultRow& r) { return std::to_string(r.n); }},
+      {"k", [](const ResultRow& r) { return std::to_string(r.k); }},
       {"alpha", [&](const ResultRow&) { return text(run.alpha); }},
       {"beta", [&](const ResultRow&) { return text(run.beta); }},
       {"defines", [](const ResultRow& r) { return definesText(r, false); }},
@@ -219,10 +262,12 @@ void writeCsv(std::ostream& out, const RunInfo& run, const std::vector<ResultRow
       {"ms_median", [](const ResultRow& r) { return fixed(r.ms_median, 6); }},
       {"ms_min", [](const ResultRow& r) { return fixed(r.ms_min, 6); }},
       {"gflops", [](const ResultRow& r) { return fixed(r.gflops, 3); }},
+      {"pct_peak", [&](const ResultRow& r) { return fixed(percentOfPeak(run, r), 2); }},
       {"vs_clblast", [](const ResultRow& r) { return fixed(r.vs_clblast, 4); }},
       {"vs_openblas", [](const ResultRow& r) { return fixed(r.vs_openblas, 4); }},
       {"vs_naive", [](const ResultRow& r) { return fixed(r.vs_naive, 4); }},
       {"err_ratio", [](const ResultRow& r) { return general(r.err_ratio); }},
+      {"check", [](const ResultRow& r) { return r.check; }},
       {"wg_size", [](const ResultRow& r) { return figure(r, &KernelFigures::group_items); }},
       {"max_wg_size",
        [](const ResultRow& r) { return figure(r, &KernelFigures::max_group_items); }},
@@ -252,6 +297,15 @@ void writeCsv(std::ostream& out, const RunInfo& run, const std::vector<ResultRow
        }},
       {"intensity", [](const ResultRow& r) { return fixed(r.intensity, 4); }},
       {"roofline_gflops", [](const ResultRow& r) { return fixed(r.roofline_gflops, 1); }},
+      // The device's roofline on its own rows, so a plot needs nothing but this file.
+      {"peak_gflops",
+       [&](const ResultRow& r) {
+         return run.peak && onOpenClDevice(run, r) ? fixed(run.peak->gflops, 1) : "";
+       }},
+      {"peak_gbs",
+       [&](const ResultRow& r) {
+         return run.peak && onOpenClDevice(run, r) ? fixed(run.peak->gbps, 1) : "";
+       }},
       {"status", [](const ResultRow& r) { return r.status; }},
       {"message", [](const ResultRow& r) { return r.message; }},
   };
@@ -307,6 +361,7 @@ void writeJson(std::ostream& out, const RunInfo& run, const std::vector<ResultRo
   }
   doc["host"] = {{"cpu", run.host_cpu}, {"threads", run.threads}};
   doc["kernel_source"] = run.kernel_source;
+  doc["date"] = run.date;
   doc["gflops_counts"] = "2*M*N*K";
   doc["err_ratio_threshold"] = kErrorRatioThreshold;
   doc["peak"] = run.peak ? nlohmann::json{{"gflops", run.peak->gflops},
@@ -324,9 +379,9 @@ void writeJson(std::ostream& out, const RunInfo& run, const std::vector<ResultRo
         {{"variant", r.variant},
          {"device", r.device},
          {"threads", r.threads ? nlohmann::json(*r.threads) : nlohmann::json(nullptr)},
-         {"m", run.m},
-         {"n", run.n},
-         {"k", run.k},
+         {"m", r.m},
+         {"n", r.n},
+         {"k", r.k},
          {"alpha", run.alpha},
          {"beta", run.beta},
          {"defines", defines},
@@ -336,10 +391,12 @@ void writeJson(std::ostream& out, const RunInfo& run, const std::vector<ResultRo
          {"ms_median", optionalNumber(r.ms_median)},
          {"ms_min", optionalNumber(r.ms_min)},
          {"gflops", optionalNumber(r.gflops)},
+         {"pct_peak", optionalNumber(percentOfPeak(run, r))},
          {"vs_clblast", optionalNumber(r.vs_clblast)},
          {"vs_openblas", optionalNumber(r.vs_openblas)},
          {"vs_naive", optionalNumber(r.vs_naive)},
          {"err_ratio", optionalNumber(r.err_ratio)},
+         {"check", r.check},
          {"resources", figuresJson(r.figures)},
          {"intensity", optionalNumber(r.intensity)},
          {"roofline_gflops", optionalNumber(r.roofline_gflops)},
@@ -350,6 +407,11 @@ void writeJson(std::ostream& out, const RunInfo& run, const std::vector<ResultRo
 }
 
 }  // namespace
+
+std::optional<double> percentOfPeak(const RunInfo& run, const ResultRow& row) {
+  if (!run.peak || !row.gflops || !onOpenClDevice(run, row)) return std::nullopt;
+  return *row.gflops / run.peak->gflops * 100.0;
+}
 
 void writeReport(std::ostream& out, Format format, const RunInfo& run,
                  const std::vector<ResultRow>& rows) {

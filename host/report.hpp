@@ -16,6 +16,7 @@ namespace clgemm {
 
 struct ResultRow {
   std::string variant;
+  int m = 0, n = 0, k = 0;     // the problem this row solved (a sweep has several)
   std::string device;          // where it ran: the OpenCL device or the host CPU
   std::optional<int> threads;  // host threads, for CPU paths and OpenBLAS
   std::vector<ResolvedDefine> defines;
@@ -28,6 +29,7 @@ struct ResultRow {
   // Flops per byte the variant's own access pattern loads from global memory, and the roofline
   // bound that implies where the device's peak figures are known.
   std::optional<double> intensity, roofline_gflops;
+  std::string check;    // how C was verified: full | sampled (empty when not checked)
   std::string status;   // ok | FAIL | skipped | error | unchecked (--no-check)
   std::string message;  // why it failed or was skipped
 };
@@ -36,13 +38,16 @@ struct RunInfo {
   std::optional<DeviceInfo> device;  // unset when only host paths ran
   std::string host_cpu;
   int threads = 1;
-  int m = 0, n = 0, k = 0;
+  std::string date;  // the day of the run, YYYY-MM-DD (UTC)
   float alpha = 1.0f, beta = 0.0f;
   int warmup = 0, reps = 0;
   bool checked = true;
   std::string kernel_source;       // where kernels.cl came from
   std::optional<DevicePeak> peak;  // the device's roofline, where known
 };
+
+// The row's share of the device's FP32 peak, in percent, for rows that ran on the OpenCL device.
+std::optional<double> percentOfPeak(const RunInfo& run, const ResultRow& row);
 
 enum class Format { kTable, kCsv, kJson };
 

@@ -17,10 +17,12 @@
 #include "npy.hpp"
 #include "param_store.hpp"
 #include "problem.hpp"
-#include "reference.hpp"
+#include "progress.hpp"
 #include "report.hpp"
+#include "result_check.hpp"
+#include "run_date.hpp"
+#include "user_store.hpp"
 #include "variant_runner.hpp"
-#include "verify.hpp"
 
 namespace clgemm {
 namespace {
@@ -178,10 +180,13 @@ void addIntensity(ResultRow& row, const Planned& p, const Problem& problem,
 
 // Runs one planned variant and judges its result; OpenCL errors become an "error" row.
 ResultRow runAndVerify(Planned& p, const Options& o, const Problem& problem,
-                       const Reference& reference, const std::optional<DevicePeak>& peak,
-                       std::vector<float>& result) {
+                       const std::optional<ResultCheck>& check,
+                       const std::optional<DevicePeak>& peak, std::vector<float>& result) {
   ResultRow row;
   row.variant = p.variant->name;
+  row.m = problem.m;
+  row.n = problem.n;
+  row.k = problem.k;
   if (p.defines) row.defines = p.defines->all();
   if (!p.runner) {
     row.status = "skipped";
@@ -198,14 +203,16 @@ ResultRow runAndVerify(Planned& p, const Options& o, const Problem& problem,
     row.ms_median = t.median();
     row.ms_min = t.min();
     row.gflops = problem.flops() / (t.median() * 1e-3) * 1e-9;
-    if (o.check) {
-      const Verification v = verify(reference, result, std::size_t(problem.n));
+    if (check) {
+      const Verification v = (*check)(result);
+      row.check = check->kind();
       row.err_ratio = v.max_ratio;
       row.status = v.passed ? "ok" : "FAIL";
       if (!v.passed) row.message = "verification failed: " + v.describe();
     } else {
       row.status = "unchecked";
     }
+    if (row.message.empty()) row.message = p.runner->note();
   } catch (const ClError& e) {
     row.status = "error";
     row.message = e.what();
@@ -230,6 +237,63 @@ void addRatios(std::vector<ResultRow>& rows) {
   }
 }
 
+// The sizes to run: the --sizes sweep, else the .npy files' shape, else -m/-n/-k or the default
+// for the device.
+std::vector<Shape> chooseShapes(const Options& o, const std::optional<SelectedDevice>& device,
+                                const std::optional<Problem>& loaded) {
+  if (!o.sizes.empty()) return o.sizes;
+  if (loaded) return {Shape{loaded->m, loaded->n, loaded->k}};
+  const int fallback = device && device->info.is_gpu ? kDefaultGpuSize : kDefaultOtherSize;
+  return {Shape{o.m.value_or(fallback), o.n.value_or(fallback), o.k.value_or(fallback)}};
+}
+
+// What one size of the run produced.
+struct SizeOutcome {
+  std::vector<ResultRow> rows;
+  bool output_written = false;
+};
+
+// Builds every variant for this problem, verifies and times them in order.
+SizeOutcome runSize(const Problem& problem, const std::vector<const Variant*>& chosen,
+                    const Options& o, std::optional<ClSession>& session, int threads,
+                    const std::vector<std::string>& param_dirs,
+                    const std::optional<DevicePeak>& peak, bool write_output, Progress& progress,
+                    std::ostream& err) {
+  const std::string size = "M=" + std::to_string(problem.m) + " N=" + std::to_string(problem.n) +
+                           " K=" + std::to_string(problem.k);
+  // Every variant is checked and built before any runs, so a bad define fails in seconds.
+  progress.note(size + ": building kernels");
+  std::vector<Planned> planned;
+  for (const Variant* v : chosen)
+    planned.push_back(
+        plan(*v, o, session ? &*session : nullptr, problem, threads, param_dirs, err));
+
+  std::optional<ResultCheck> check;
+  if (o.check) {
+    progress.note(size + ": computing the reference");
+    check.emplace(problem, o.check_mode, o.seed);
+  }
+  if (session) session->upload(problem);
+
+  SizeOutcome outcome;
+  std::vector<float> result;
+  for (auto& p : planned) {
+    progress.step(size + ": " + p.variant->name);
+    outcome.rows.push_back(runAndVerify(p, o, problem, check, peak, result));
+    const ResultRow& row = outcome.rows.back();
+    if (row.status == "FAIL" || row.status == "error") progress.finish();
+    if (row.status == "FAIL") err << "clgemm: " << row.variant << ": " << row.message << "\n";
+    if (row.status == "error")
+      err << "clgemm: error: " << row.variant << ": " << row.message << "\n";
+    if (row.status == "ok" && write_output && !outcome.output_written) {
+      writeNpy(o.output_c, "--output-c", std::size_t(problem.m), std::size_t(problem.n), result);
+      outcome.output_written = true;
+    }
+  }
+  addRatios(outcome.rows);
+  return outcome;
+}
+
 }  // namespace
 
 int runBenchmark(const Options& o, std::ostream& out, std::ostream& err) {
@@ -250,19 +314,13 @@ int runBenchmark(const Options& o, std::ostream& out, std::ostream& err) {
                          " does not support profiling events, which timing needs");
   }
 
-  Problem problem;
-  if (!o.input_a.empty()) {
-    problem = loadProblem(o);
-  } else {
-    const int fallback = device && device->info.is_gpu ? kDefaultGpuSize : kDefaultOtherSize;
-    problem.m = o.m.value_or(fallback);
-    problem.n = o.n.value_or(fallback);
-    problem.k = o.k.value_or(fallback);
-  }
-  if (device) checkProblemFits(device->info, problem.m, problem.n, problem.k);
-  if (o.input_a.empty())
-    problem = makeRandomProblem(problem.m, problem.n, problem.k, o.alpha, o.beta, o.seed);
-  if (!o.input_c.empty() && problem.beta == 0.0f)
+  std::optional<Problem> loaded;
+  if (!o.input_a.empty()) loaded = loadProblem(o);
+  const std::vector<Shape> shapes = chooseShapes(o, device, loaded);
+  // Every size is checked before the first one runs: a sweep never fails at its last size.
+  if (device)
+    for (const Shape& s : shapes) checkProblemFits(device->info, s.m, s.n, s.k);
+  if (!o.input_c.empty() && o.beta == 0.0f)
     err << "clgemm: note: --input-c is not read because beta is 0\n";
 
   const KernelSource source = loadKernelSource(o.kernel_file);
@@ -273,53 +331,41 @@ int runBenchmark(const Options& o, std::ostream& out, std::ostream& err) {
   std::optional<DevicePeak> peak;
   if (device) {
     std::vector<std::string> warnings;
-    peak = findDevicePeak(dataDirs(source.origin, "peaks"), device->info.name,
+    peak = findDevicePeak(peakDirs(o.store, source.origin), device->info.name,
                           device->info.driver_version, &warnings);
     for (const auto& w : warnings) err << "clgemm: note: " << w << "\n";
   }
-  // Every variant is checked and built before any runs, so a bad define fails in seconds.
-  std::vector<Planned> planned;
-  for (const Variant* v : chosen)
-    planned.push_back(
-        plan(*v, o, session ? &*session : nullptr, problem, threads, param_dirs, err));
-
-  Reference reference;
-  if (o.check) reference = computeReference(problem);
-  if (session) session->upload(problem);
-
-  std::vector<ResultRow> rows;
-  std::vector<float> result;
-  bool output_written = false;
-  for (auto& p : planned) {
-    rows.push_back(runAndVerify(p, o, problem, reference, peak, result));
-    const ResultRow& row = rows.back();
-    if (row.status == "FAIL") err << "clgemm: " << row.variant << ": " << row.message << "\n";
-    if (row.status == "error")
-      err << "clgemm: error: " << row.variant << ": " << row.message << "\n";
-    if (row.status == "ok" && !o.output_c.empty() && !output_written) {
-      writeNpy(o.output_c, "--output-c", std::size_t(problem.m), std::size_t(problem.n), result);
-      output_written = true;
-    }
-  }
-  if (!o.output_c.empty() && !output_written)
-    err << "clgemm: no variant passed verification; --output-c '" << o.output_c
-        << "' not written\n";
-  addRatios(rows);
 
   RunInfo info;
   if (device) info.device = device->info;
+  info.date = runDate();
   info.host_cpu = hostCpuName();
   info.threads = threads;
-  info.m = problem.m;
-  info.n = problem.n;
-  info.k = problem.k;
-  info.alpha = problem.alpha;
-  info.beta = problem.beta;
+  info.alpha = o.alpha;
+  info.beta = o.beta;
   info.warmup = o.warmup;
   info.reps = o.reps;
   info.checked = o.check;
   info.kernel_source = source.origin;
   info.peak = peak;
+
+  Progress progress(err, shapes.size() * chosen.size(), o.progress, stderrIsTerminal());
+  std::vector<ResultRow> rows;
+  bool output_written = false;
+  for (const Shape& shape : shapes) {
+    const Problem problem =
+        loaded ? std::move(*loaded)
+               : makeRandomProblem(shape.m, shape.n, shape.k, o.alpha, o.beta, o.seed);
+    SizeOutcome outcome = runSize(problem, chosen, o, session, threads, param_dirs, peak,
+                                  !o.output_c.empty(), progress, err);
+    rows.insert(rows.end(), outcome.rows.begin(), outcome.rows.end());
+    output_written = output_written || outcome.output_written;
+  }
+  progress.finish();
+  if (!o.output_c.empty() && !output_written)
+    err << "clgemm: no variant passed verification; --output-c '" << o.output_c
+        << "' not written\n";
+
   if (o.out.empty()) {
     writeReport(out, o.format, info, rows);
   } else {

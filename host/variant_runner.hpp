@@ -29,6 +29,8 @@ class VariantRunner {
   virtual std::optional<int> threads() const { return std::nullopt; }
   // Defines derived from the problem rather than given (source "problem"), for the report.
   virtual std::vector<ResolvedDefine> derivedDefines() const { return {}; }
+  // Something the reader should know about this row's result (shown with the row).
+  virtual std::string note() const { return ""; }
   // What the built kernel costs on its device (OpenCL kernels only).
   virtual std::optional<KernelFigures> figures() const { return std::nullopt; }
 };

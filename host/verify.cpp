@@ -6,10 +6,7 @@
 #include <sstream>
 
 namespace clgemm {
-namespace {
-
-// The ratio for one element; infinity when the value is wrong in a way no rounding explains.
-double elementRatio(float got, double expected, double magnitude) {
+double errorRatio(float got, double expected, double magnitude) {
   if (std::isnan(expected)) return std::isnan(got) ? 0.0 : std::numeric_limits<double>::infinity();
   if (std::isinf(expected))
     return double(got) == expected ? 0.0 : std::numeric_limits<double>::infinity();
@@ -20,8 +17,6 @@ double elementRatio(float got, double expected, double magnitude) {
   return diff / (double(FLT_EPSILON) * magnitude);
 }
 
-}  // namespace
-
 Verification verify(const Reference& ref, const std::vector<float>& c, std::size_t n,
                     double threshold) {
   Verification v;
@@ -29,7 +24,7 @@ Verification verify(const Reference& ref, const std::vector<float>& c, std::size
   double worst = -1.0;
   std::size_t worst_index = 0;
   for (std::size_t i = 0; i < c.size(); ++i) {
-    const double ratio = elementRatio(c[i], ref.c[i], ref.magnitude[i]);
+    const double ratio = errorRatio(c[i], ref.c[i], ref.magnitude[i]);
     if (ratio >= threshold) ++v.failures;
     if (ratio > worst) {
       worst = ratio;
@@ -49,6 +44,10 @@ Verification verify(const Reference& ref, const std::vector<float>& c, std::size
 
 std::string Verification::describe() const {
   std::ostringstream s;
+  if (!worst_detail.empty()) {
+    s << worst_detail << "; " << failures << " check(s) at or over the threshold " << threshold;
+    return s.str();
+  }
   s << "C[" << worst_row << "," << worst_col << "] = " << worst_value << " but the reference is "
     << worst_expected << " (error ratio " << max_ratio << "); " << failures
     << " element(s) at or over the threshold " << threshold;

@@ -24,9 +24,16 @@ struct Verification {
   std::size_t worst_row = 0, worst_col = 0;
   float worst_value = 0.0f;
   double worst_expected = 0.0;
+  // Set when the worst case is not one element of C (a sampled check's C*x row); describe() then
+  // uses it instead of C[row,col].
+  std::string worst_detail;
   // "C[3,17] = 1.5 but the reference is 2.25 (ratio 4.2e6); 12 of 100 elements over 16"
   std::string describe() const;
 };
+
+// One element's ratio; infinity when the value is wrong in a way no rounding explains (NaN or Inf
+// where the reference has none, a difference where the magnitude is 0).
+double errorRatio(float got, double expected, double magnitude);
 
 Verification verify(const Reference& ref, const std::vector<float>& c, std::size_t n,
                     double threshold = kErrorRatioThreshold);

@@ -40,6 +40,16 @@ std::string fromEnvironment(const char* name, const char* built_in) {
   return value && *value ? value : built_in;
 }
 
+// The user's store (peaks, tuned parameters) changes what a run reports and which defines it
+// uses, so the tests never see the developer's: unless a test sets CLGEMM_STORE itself, clgemm
+// runs with a store folder that does not exist (a CLGEMM_STORE of the shell is replaced too).
+const bool kHermeticStore = [] {
+  const std::string none =
+      (fs::temp_directory_path() / ("clgemm-test-no-store-" + std::to_string(::getpid()))).string();
+  setenv("CLGEMM_STORE", none.c_str(), /*overwrite=*/1);
+  return true;
+}();
+
 }  // namespace
 
 std::string clgemmExecutable() { return fromEnvironment("CLGEMM_EXE", CLGEMM_EXE); }

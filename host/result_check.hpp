@@ -1,0 +1,42 @@
+// How a run's C is judged: against the full double reference, or, where that would take minutes,
+// against a sampled one (sampled_check.hpp). `--check auto` picks by size; the report says which.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "problem.hpp"
+#include "reference.hpp"
+#include "sampled_check.hpp"
+#include "verify.hpp"
+
+namespace clgemm {
+
+enum class CheckMode { kAuto, kFull, kSampled };
+
+// Beyond this many multiply-adds (2048^3) `--check auto` samples: the full reference then takes
+// more than a few seconds per size on a few cores, minutes at 8192^3.
+inline constexpr double kFullCheckMaxMacs = 8589934592.0;  // 2^33
+inline constexpr std::size_t kSampledRows = 64;
+inline constexpr std::size_t kSampledVectors = 2;
+
+class ResultCheck {
+ public:
+  ResultCheck(const Problem& problem, CheckMode mode, std::uint64_t seed);
+
+  Verification operator()(const std::vector<float>& c) const;
+  // "full" or "sampled", the CSV's check column.
+  std::string kind() const { return sampled_ ? "sampled" : "full"; }
+
+ private:
+  std::size_t n_;
+  std::optional<Reference> full_;
+  std::optional<SampledReference> sampled_;
+};
+
+// What a check of this kind ("full" or "sampled") compares, for the report.
+std::string describeCheck(const std::string& kind);
+
+}  // namespace clgemm
