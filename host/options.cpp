@@ -4,7 +4,6 @@
 #include <climits>
 #include <cmath>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 
 // -D values are kept whole: cxxopts would otherwise split vector options at commas.
@@ -89,6 +88,9 @@ float parseFloat(const std::string& option, const std::string& text) {
   return value;
 }
 
+// An option as the user types it: -m, --size.
+std::string optionFlag(const std::string& name) { return (name.size() == 1 ? "-" : "--") + name; }
+
 // One of the words `allowed` (joined with ", " in the message).
 std::string oneOf(const std::string& option, const std::string& value,
                   const std::vector<std::string>& allowed) {
@@ -105,9 +107,7 @@ void rejectRunOptions(const cxxopts::ParseResult& result) {
                            "k",          "size",      "sizes",   "alpha",   "beta",     "no-check",
                            "check",      "input-a",   "input-b", "input-c", "output-c", "kernels",
                            "cl-options", "build-log", "explain", "seed",    "warmup"}) {
-    if (result.count(name))
-      throw UsageError(std::string(std::strlen(name) == 1 ? "-" : "--") + name +
-                       " does not apply to clgemm peak");
+    if (result.count(name)) throw UsageError(optionFlag(name) + " does not apply to clgemm peak");
   }
 }
 
@@ -174,8 +174,7 @@ Options parseOptions(int argc, const char* const argv[]) {
   if (result.count("sizes")) {
     for (const char* other : {"size", "m", "n", "k"}) {
       if (result.count(other))
-        throw UsageError(std::string("--sizes conflicts with ") +
-                         (std::strlen(other) == 1 ? "-" : "--") + other +
+        throw UsageError("--sizes conflicts with " + optionFlag(other) +
                          ": a sweep takes its sizes from the list");
     }
     o.sizes = parseSizeList(text("sizes"));

@@ -19,9 +19,10 @@ constexpr double kMadsPerIteration = 128.0;
 // anywhere.
 constexpr std::uint64_t kReadBytes = std::uint64_t(256) << 20;
 
-// Enough work-items to fill every compute unit several times over: 2048 per compute unit is the
-// most an NVIDIA SM holds resident, and plenty for a CPU thread.
-LaunchShape probeShape(const DeviceInfo& info, std::size_t items) {
+// Every probe's launch: enough work-items to fill every compute unit several times over (2048 per
+// compute unit is the most an NVIDIA SM holds resident, and plenty for a CPU thread).
+LaunchShape probeShape(const DeviceInfo& info) {
+  const std::size_t items = std::size_t(info.compute_units) * 2048;
   const std::size_t group = std::min<std::size_t>(256, info.max_work_group_size);
   LaunchShape shape;
   shape.global = {std::max(group, items / group * group), 1};
@@ -44,12 +45,10 @@ double medianMs(ClSession& session, const Launch& launch, int warmup, int reps) 
   return timeKernels(session.queue(), {launch}, warmup, reps, [] {}).median();
 }
 
-double measureFma(ClSession& session, int width, int reps, std::size_t& items,
+double measureFma(ClSession& session, const LaunchShape& shape, int width, int reps,
                   std::uint64_t& iterations, cl::Buffer& out) {
-  const DeviceInfo& info = session.info();
-  Launch launch{buildProbe(session, "peak_fma", "-D PEAK_WIDTH=" + std::to_string(width)),
-                probeShape(info, std::size_t(info.compute_units) * 2048)};
-  items = launch.shape.global[0];
+  Launch launch{buildProbe(session, "peak_fma", "-D PEAK_WIDTH=" + std::to_string(width)), shape};
+  const std::size_t items = shape.global[0];
   try {
     launch.kernel.setArg(0, out);
     launch.kernel.setArg(1, 1.0001f);
@@ -70,12 +69,12 @@ double measureFma(ClSession& session, int width, int reps, std::size_t& items,
   }
 }
 
-double measureRead(ClSession& session, int reps, std::uint64_t& bytes) {
+double measureRead(ClSession& session, const LaunchShape& shape, int reps, std::uint64_t& bytes) {
   const DeviceInfo& info = session.info();
   Launch launch{buildProbe(session, "peak_read",
                            std::string("-D PEAK_CONTIGUOUS=") + (info.is_gpu ? "0" : "1")),
-                probeShape(info, std::size_t(info.compute_units) * 2048)};
-  const std::size_t items = launch.shape.global[0];
+                shape};
+  const std::size_t items = shape.global[0];
   const std::uint64_t budget =
       std::min({kReadBytes, info.max_alloc_bytes / 2, info.global_mem_bytes / 8});
   const std::uint64_t per_item = std::max<std::uint64_t>(1, budget / (items * 16));
@@ -100,17 +99,17 @@ PeakMeasurement measurePeak(ClSession& session, int reps,
                             const std::function<void(const std::string&)>& step) {
   PeakMeasurement m;
   m.reps = reps;
-  const std::size_t most_items =
-      probeShape(session.info(), std::size_t(session.info().compute_units) * 2048).global[0];
-  cl::Buffer out;
+  const LaunchShape shape = probeShape(session.info());
+  m.fma_items = shape.global[0];
+  cl::Buffer out;  // PEAK_WIDTH floats per work-item, for the widest probe
   try {
-    out = cl::Buffer(session.context(), CL_MEM_WRITE_ONLY, most_items * 16 * sizeof(float));
+    out = cl::Buffer(session.context(), CL_MEM_WRITE_ONLY, m.fma_items * 16 * sizeof(float));
   } catch (const cl::Error& e) {
     rethrowClError(e);
   }
   for (const int width : kWidths) {
     step("multiply-add throughput, float" + (width == 1 ? std::string() : std::to_string(width)));
-    const double gflops = measureFma(session, width, reps, m.fma_items, m.fma_iterations, out);
+    const double gflops = measureFma(session, shape, width, reps, m.fma_iterations, out);
     m.fma_gflops[width] = gflops;
     if (gflops > m.gflops) {
       m.gflops = gflops;
@@ -118,7 +117,7 @@ PeakMeasurement measurePeak(ClSession& session, int reps,
     }
   }
   step("global memory read bandwidth");
-  m.gbps = measureRead(session, reps, m.read_bytes);
+  m.gbps = measureRead(session, shape, reps, m.read_bytes);
   return m;
 }
 

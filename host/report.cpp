@@ -224,6 +224,11 @@ bool onOpenClDevice(const RunInfo& run, const ResultRow& r) {
   return run.device && r.device == run.device->name;
 }
 
+// The device's peak for rows that ran on it; none for host rows, which run under another roof.
+const DevicePeak* peakOf(const RunInfo& run, const ResultRow& r) {
+  return run.peak && onOpenClDevice(run, r) ? &*run.peak : nullptr;
+}
+
 std::string text(double value) {
   std::ostringstream s;
   s << value;
@@ -300,11 +305,13 @@ void writeCsv(std::ostream& out, const RunInfo& run, const std::vector<ResultRow
       // The device's roofline on its own rows, so a plot needs nothing but this file.
       {"peak_gflops",
        [&](const ResultRow& r) {
-         return run.peak && onOpenClDevice(run, r) ? fixed(run.peak->gflops, 1) : "";
+         const DevicePeak* peak = peakOf(run, r);
+         return peak ? fixed(peak->gflops, 1) : "";
        }},
       {"peak_gbs",
        [&](const ResultRow& r) {
-         return run.peak && onOpenClDevice(run, r) ? fixed(run.peak->gbps, 1) : "";
+         const DevicePeak* peak = peakOf(run, r);
+         return peak ? fixed(peak->gbps, 1) : "";
        }},
       {"status", [](const ResultRow& r) { return r.status; }},
       {"message", [](const ResultRow& r) { return r.message; }},
@@ -409,8 +416,9 @@ void writeJson(std::ostream& out, const RunInfo& run, const std::vector<ResultRo
 }  // namespace
 
 std::optional<double> percentOfPeak(const RunInfo& run, const ResultRow& row) {
-  if (!run.peak || !row.gflops || !onOpenClDevice(run, row)) return std::nullopt;
-  return *row.gflops / run.peak->gflops * 100.0;
+  const DevicePeak* peak = peakOf(run, row);
+  if (!peak || !row.gflops) return std::nullopt;
+  return *row.gflops / peak->gflops * 100.0;
 }
 
 void writeReport(std::ostream& out, Format format, const RunInfo& run,

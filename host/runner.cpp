@@ -21,7 +21,6 @@
 #include "report.hpp"
 #include "result_check.hpp"
 #include "run_date.hpp"
-#include "user_store.hpp"
 #include "variant_runner.hpp"
 
 namespace clgemm {
