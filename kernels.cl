@@ -858,6 +858,16 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_be
 #undef BEST_FETCH
 #undef BEST_STORE
 
+  // Whether a group of four columns can be stored as one float4: rows must be float4-aligned
+  // (VEC_B) and, at the edges, all four columns inside C. Chosen by the preprocessor, because a
+  // constant operand of && draws a compiler warning that NVIDIA's driver prints on every build.
+#if !VEC_B
+#define BEST_VEC_STORE(col) 0
+#elif EDGE
+#define BEST_VEC_STORE(col) ((col) + 3 < N)
+#else
+#define BEST_VEC_STORE(col) 1
+#endif
   // Each work-item's element (i, j) sits in row group i/4 and column group j/4.
   for (int i = 0; i < TM; ++i) {
     const int row = row0 + (i / 4) * BEST_STRIDE_M + ty * 4 + i % 4;
@@ -866,8 +876,7 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_be
 #endif
     for (int gj = 0; gj < BEST_GROUPS_N; ++gj) {
       const int col = col0 + gj * BEST_STRIDE_N + tx * 4;
-      const int vec_store = VEC_B;  // a variable: a literal operand of && draws a warning
-      if (vec_store && (!EDGE || col + 3 < N)) {
+      if (BEST_VEC_STORE(col)) {
         __global float4* c4 = (__global float4*)(C + row * N + col);
         float4 r = alpha * (float4)(acc[i][gj * 4], acc[i][gj * 4 + 1], acc[i][gj * 4 + 2],
                                     acc[i][gj * 4 + 3]);
@@ -880,6 +889,7 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_be
     }
   }
 }
+#undef BEST_VEC_STORE
 #undef BEST_THREADS
 #undef BEST_LOADS_A
 #undef BEST_LOADS_B

@@ -17,7 +17,9 @@ bool isIdentifier(const std::string& s) {
   return true;
 }
 
-bool parseInt(const std::string& text, int& value) {
+}  // namespace
+
+bool parseDefineInt(const std::string& text, int& value) {
   if (text.empty()) return false;
   char* end = nullptr;
   errno = 0;
@@ -26,8 +28,6 @@ bool parseInt(const std::string& text, int& value) {
   value = int(parsed);
   return true;
 }
-
-}  // namespace
 
 UserDefine parseDefine(const std::string& arg) {
   const auto eq = arg.find('=');
@@ -47,7 +47,8 @@ UserDefine parseDefine(const std::string& arg) {
 
 ResolvedDefines::ResolvedDefines(const std::vector<Param>& params,
                                  const std::vector<UserDefine>& user,
-                                 const std::map<std::string, std::string>& tuned) {
+                                 const std::map<std::string, std::string>& tuned,
+                                 const std::string& tuned_source) {
   std::map<std::string, std::string> given;
   for (const auto& d : user) given[d.name] = d.value;  // the last -D for a name wins, as in cc
 
@@ -60,10 +61,10 @@ ResolvedDefines::ResolvedDefines(const std::vector<Param>& params,
       r.source = "cli";
     } else if (from_data != tuned.end()) {
       r.value = from_data->second;
-      r.source = "data";
+      r.source = tuned_source;
     }
     int value = 0;
-    if (!parseInt(r.value, value)) {
+    if (!parseDefineInt(r.value, value)) {
       throw UsageError((r.source == "cli" ? "-D " : "tuned entry: ") + p.name + "=" + r.value +
                        ": " + p.name + " must be an integer");
     }

@@ -17,23 +17,29 @@ struct UserDefine {
 // else is a usage error quoting the argument.
 UserDefine parseDefine(const std::string& arg);
 
+// A define's value as an integer: decimal, within int, nothing after it.
+bool parseDefineInt(const std::string& text, int& value);
+
 struct Param;  // kernels.hpp
 
 // One define as it will be passed to the compiler, with where its value came from.
 struct ResolvedDefine {
   std::string name;
   std::string value;
-  std::string source;  // "cli", "data" (a tuned entry for this device), "problem" or "default"
+  // "cli", "store" (the user's store, written by clgemm tune), "data" (an entry shipped in
+  // data/params), "problem" or "default"
+  std::string source;
 };
 
 class ResolvedDefines {
  public:
   // The variant's parameters take the user's value where given, else the tuned value for this
-  // device (`tuned`, reported with source "data"), else their default; the user's other defines are
-  // passed through unchanged. Parameter values must be integers: the host sizes the launch with
-  // them.
+  // device (`tuned`, reported with source `tuned_source`), else their default; the user's other
+  // defines are passed through unchanged. Parameter values must be integers: the host sizes the
+  // launch with them.
   ResolvedDefines(const std::vector<Param>& params, const std::vector<UserDefine>& user,
-                  const std::map<std::string, std::string>& tuned = {});
+                  const std::map<std::string, std::string>& tuned = {},
+                  const std::string& tuned_source = "data");
 
   const std::vector<ResolvedDefine>& all() const { return defines_; }
   // The integer value of one of the variant's parameters.

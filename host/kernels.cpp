@@ -73,8 +73,9 @@ LaunchShape blockShape(int m, int n, std::size_t block_rows, std::size_t block_c
 // use aligned vector loads only where that holds.
 std::string alignedRows(int cols, int width) { return cols % width == 0 ? "1" : "0"; }
 
-const std::vector<Param> kNaiveParams = {{"WGX", 16, "work-group width (columns of C)"},
-                                         {"WGY", 16, "work-group height (rows of C)"}};
+const std::vector<Param> kNaiveParams = {
+    {"WGX", 16, "work-group width (columns of C)", {4, 8, 16, 32, 64}},
+    {"WGY", 16, "work-group height (rows of C)", {1, 2, 4, 8, 16, 32}}};
 
 // naive and naive-global differ only in where the sum is kept.
 Variant naiveFamily(std::string name, std::string entry, std::string summary, std::string builds_on,
@@ -128,7 +129,8 @@ Variant tiled() {
   Variant v = openClVariant(
       "tiled", "gemm_tiled",
       "TS x TS tiles of A and B in local memory, one element of C per work-item",
-      {{"TS", 16, "tile edge: the work-group is TS x TS and the K-step is TS"}}, "naive",
+      {{"TS", 16, "tile edge: the work-group is TS x TS and the K-step is TS", {4, 8, 16, 32}}},
+      "naive",
       "stages TS x TS tiles of A and B in local memory: each value loaded from "
       "global memory serves TS work-items");
   v.constraints = [](const ResolvedDefines& d) {
@@ -148,8 +150,8 @@ Variant tiled() {
 Variant tiledWpt() {
   Variant v = openClVariant(
       "tiled-wpt", "gemm_tiled_wpt", "TS x TS local tiles, WPT rows of C per work-item",
-      {{"TS", 32, "tile edge: the tiles are TS x TS and the K-step is TS"},
-       {"WPT", 4, "rows of C per work-item (divides TS)"}},
+      {{"TS", 32, "tile edge: the tiles are TS x TS and the K-step is TS", {8, 16, 32, 64}},
+       {"WPT", 4, "rows of C per work-item (divides TS)", {1, 2, 4, 8, 16}}},
       "tiled",
       "gives each work-item WPT rows of its column: a B value read from local memory is reused "
       "WPT times from a register, and WPT times fewer work-items");
@@ -172,8 +174,8 @@ Variant vector() {
   Variant v = openClVariant(
       "vector", "gemm_vector",
       "TS x TS local tiles, WIDTH columns of C per work-item as one floatWIDTH, vector loads",
-      {{"TS", 32, "tile edge: the tiles are TS x TS and the K-step is TS"},
-       {"WIDTH", 4, "floats per vector: 2, 4, 8 or 16 (divides TS)"}},
+      {{"TS", 32, "tile edge: the tiles are TS x TS and the K-step is TS", {8, 16, 32, 64}},
+       {"WIDTH", 4, "floats per vector: 2, 4, 8 or 16 (divides TS)", {2, 4, 8, 16}}},
       "tiled-wpt",
       "makes the work per work-item WIDTH neighbouring columns held in one floatWIDTH: global "
       "loads, local reads of B and the multiply-adds all go WIDTH floats at a time (A's local "
@@ -205,9 +207,10 @@ Variant vector() {
 // tiled-2x2 and the two prefetching kernels built on it share parameters, launch and constraints.
 Variant twoByTwoFamily(std::string name, std::string entry, std::string summary,
                        std::string builds_on, std::string adds, std::size_t local_buffers) {
-  Variant v = openClVariant(std::move(name), std::move(entry), std::move(summary),
-                            {{"TS", 32, "tile edge (even): the tiles are TS x TS, the K-step TS"}},
-                            std::move(builds_on), std::move(adds));
+  Variant v = openClVariant(
+      std::move(name), std::move(entry), std::move(summary),
+      {{"TS", 32, "tile edge (even): the tiles are TS x TS, the K-step TS", {4, 8, 16, 32, 64}}},
+      std::move(builds_on), std::move(adds));
   v.constraints = [](const ResolvedDefines& d) {
     std::vector<std::string> errors;
     requireAtLeast(errors, d, {"TS"}, 2);
@@ -260,12 +263,12 @@ Variant transposedB() {
       "transposed-b", "gemm_transposed_b",
       "B transposed first by a helper kernel (timed too), rectangular TSM x TSN x TSK tiles, "
       "WPTM rows per work-item, padded local memory",
-      {{"TSM", 64, "rows of C per work-group"},
-       {"TSN", 32, "columns of C per work-group: the work-group width"},
-       {"TSK", 32, "K-step: depth of the local tiles"},
-       {"WPTM", 8, "rows of C per work-item (divides TSM)"},
-       {"PAD", 1, "floats of padding per local row, against bank conflicts"},
-       {"TT", 16, "tile edge of the transposing helper kernel"}},
+      {{"TSM", 64, "rows of C per work-group", {16, 32, 64, 128}},
+       {"TSN", 32, "columns of C per work-group: the work-group width", {16, 32, 64}},
+       {"TSK", 32, "K-step: depth of the local tiles", {8, 16, 32}},
+       {"WPTM", 8, "rows of C per work-item (divides TSM)", {1, 2, 4, 8, 16}},
+       {"PAD", 1, "floats of padding per local row, against bank conflicts", {0, 1, 2}},
+       {"TT", 16, "tile edge of the transposing helper kernel", {8, 16, 32}}},
       "tiled-wpt",
       "transposes B first so A and B are both read along K, and makes the tiles rectangular "
       "(TSM x TSN, K-step TSK) with padded k-major local storage");
@@ -304,11 +307,11 @@ Variant regtileNolocal() {
   Variant v = openClVariant(
       "regtile-nolocal", "gemm_regtile_nolocal",
       "TY x TX register blocks straight from global memory, no local memory, K unrolled by LEN",
-      {{"TX", 4, "columns of C per work-item"},
-       {"TY", 4, "rows of C per work-item"},
-       {"LEN", 4, "K-unroll: values of k held in registers per step"},
-       {"WGX", 16, "work-group width"},
-       {"WGY", 16, "work-group height"}},
+      {{"TX", 4, "columns of C per work-item", {1, 2, 4, 8}},
+       {"TY", 4, "rows of C per work-item", {1, 2, 4, 8}},
+       {"LEN", 4, "K-unroll: values of k held in registers per step", {1, 2, 4, 8}},
+       {"WGX", 16, "work-group width", {8, 16, 32}},
+       {"WGY", 16, "work-group height", {4, 8, 16}}},
       "naive",
       "a branch without local memory: each work-item keeps a TY x TX block of C and LEN steps of "
       "A and B in registers, so each value loaded is reused TX or TY times; caches do the rest");
@@ -333,12 +336,12 @@ Variant regtile2d() {
   Variant v = openClVariant(
       "regtile2d", "gemm_regtile2d",
       "TSM x TSN block per work-group, WPTM x WPTN per work-item in registers, padded local tiles",
-      {{"TSM", 64, "rows of C per work-group"},
-       {"TSN", 64, "columns of C per work-group"},
-       {"TSK", 16, "K-step: depth of the A and B tiles in local memory"},
-       {"WPTM", 4, "rows of C per work-item"},
-       {"WPTN", 4, "columns of C per work-item"},
-       {"PAD", 1, "floats of padding per local-memory row, against bank conflicts"}},
+      {{"TSM", 64, "rows of C per work-group", {16, 32, 64, 128}},
+       {"TSN", 64, "columns of C per work-group", {16, 32, 64, 128}},
+       {"TSK", 16, "K-step: depth of the A and B tiles in local memory", {8, 16, 32}},
+       {"WPTM", 4, "rows of C per work-item", {1, 2, 4, 8}},
+       {"WPTN", 4, "columns of C per work-item", {1, 2, 4, 8}},
+       {"PAD", 1, "floats of padding per local-memory row, against bank conflicts", {0, 1, 2}}},
       "tiled-2x2",
       "grows the 2x2 block to WPTM x WPTN per work-item over rectangular TSM x TSN x TSK tiles, "
       "A stored transposed in padded local memory: each local value feeds WPTN or WPTM "
@@ -372,14 +375,14 @@ Variant best() {
       "best", "gemm_best",
       "the fastest: BM x BN blocks, TM x TN per work-item, float4 loads, A transposed, double-"
       "buffered local memory with register prefetch, swizzled work-group order",
-      {{"BM", 64, "rows of C per work-group"},
-       {"BN", 64, "columns of C per work-group"},
-       {"BK", 16, "K-step (a multiple of 4)"},
-       {"TM", 4, "rows of C per work-item (a multiple of 4)"},
-       {"TN", 4, "columns of C per work-item (a multiple of 4)"},
-       {"PADA", 4, "padding floats per row of the transposed A tile (a multiple of 4)"},
-       {"PADB", 4, "padding floats per row of the B tile (a multiple of 4)"},
-       {"GROUP_M", 8, "block rows per band of the swizzled work-group order"}},
+      {{"BM", 64, "rows of C per work-group", {32, 64, 128, 256}},
+       {"BN", 64, "columns of C per work-group", {32, 64, 128, 256}},
+       {"BK", 16, "K-step (a multiple of 4)", {8, 16, 32}},
+       {"TM", 4, "rows of C per work-item (a multiple of 4)", {4, 8, 16}},
+       {"TN", 4, "columns of C per work-item (a multiple of 4)", {4, 8, 16}},
+       {"PADA", 4, "padding floats per row of the transposed A tile (a multiple of 4)", {0, 4, 8}},
+       {"PADB", 4, "padding floats per row of the B tile (a multiple of 4)", {0, 4, 8}},
+       {"GROUP_M", 8, "block rows per band of the swizzled work-group order", {1, 4, 8, 16}}},
       "regtile2d",
       "float4 loads from global and local memory, double-buffered local memory with register "
       "prefetch (one barrier per tile), and a work-group order swizzled for L2 reuse");

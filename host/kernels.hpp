@@ -19,6 +19,9 @@ struct Param {
   std::string name;
   int default_value;
   std::string help;
+  // The values `clgemm tune` tries, smallest first; the variant's constraints and the device's
+  // limits prune their combinations. Empty: the tuner leaves the parameter at its value.
+  std::vector<int> candidates = {};
 };
 
 struct LaunchShape {

@@ -15,32 +15,45 @@ std::string shapeText(const LaunchShape& shape) {
 
 }  // namespace
 
-void checkVariantConfig(const DeviceInfo& device, const Variant& variant,
-                        const ResolvedDefines& defines, const LaunchShape& shape) {
+std::optional<ConfigIssue> findConfigIssue(const DeviceInfo& device, const Variant& variant,
+                                           const ResolvedDefines& defines,
+                                           const LaunchShape& shape) {
   const std::size_t items = shape.local[0] * shape.local[1];
   if (items > device.max_work_group_size) {
-    throw UsageError(variant.name + ": work-group " + shapeText(shape) + " = " +
-                     std::to_string(items) + " work-items exceeds the device's maximum of " +
-                     std::to_string(device.max_work_group_size) + "; change " + shape.local_from);
+    return ConfigIssue{"work-group size", variant.name + ": work-group " + shapeText(shape) +
+                                              " = " + std::to_string(items) +
+                                              " work-items exceeds the device's maximum of " +
+                                              std::to_string(device.max_work_group_size) +
+                                              "; change " + shape.local_from};
   }
   for (int dim = 0; dim < 2; ++dim) {
     if (shape.local[std::size_t(dim)] > device.max_work_item_sizes[std::size_t(dim)]) {
-      throw UsageError(variant.name + ": work-group " + shapeText(shape) + " has " +
-                       std::to_string(shape.local[std::size_t(dim)]) + " work-items in dimension " +
-                       std::to_string(dim) + ", over the device's limit of " +
-                       std::to_string(device.max_work_item_sizes[std::size_t(dim)]) + "; change " +
-                       shape.local_from);
+      return ConfigIssue{"work-group size",
+                         variant.name + ": work-group " + shapeText(shape) + " has " +
+                             std::to_string(shape.local[std::size_t(dim)]) +
+                             " work-items in dimension " + std::to_string(dim) +
+                             ", over the device's limit of " +
+                             std::to_string(device.max_work_item_sizes[std::size_t(dim)]) +
+                             "; change " + shape.local_from};
     }
   }
   const std::size_t local_bytes = variant.local_mem_bytes(defines);
   if (local_bytes > device.local_mem_bytes) {
     std::string names;
     for (const auto& p : variant.params) names += (names.empty() ? "" : "/") + p.name;
-    throw UsageError(variant.name + ": the tiles need " + std::to_string(local_bytes) +
-                     " bytes of local memory, the device has " +
-                     std::to_string(device.local_mem_bytes) + "; make the tiles smaller (" + names +
-                     ")");
+    return ConfigIssue{"local memory", variant.name + ": the tiles need " +
+                                           std::to_string(local_bytes) +
+                                           " bytes of local memory, the device has " +
+                                           std::to_string(device.local_mem_bytes) +
+                                           "; make the tiles smaller (" + names + ")"};
   }
+  return std::nullopt;
+}
+
+void checkVariantConfig(const DeviceInfo& device, const Variant& variant,
+                        const ResolvedDefines& defines, const LaunchShape& shape) {
+  if (const auto issue = findConfigIssue(device, variant, defines, shape))
+    throw UsageError(issue->message);
 }
 
 void checkBuiltKernel(const DeviceInfo& info, const Variant& variant, const LaunchShape& shape,

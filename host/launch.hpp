@@ -3,6 +3,8 @@
 #pragma once
 
 #include <functional>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "device.hpp"
@@ -13,8 +15,18 @@
 
 namespace clgemm {
 
-// Before building: the variant's own constraints, the work-group shape against the device's limits
-// and the local memory the parameters ask for. Each violation is a usage error naming the defines.
+// Why a configuration cannot launch on a device, found before building.
+struct ConfigIssue {
+  std::string kind;     // "work-group size" or "local memory", for the tuner's summary
+  std::string message;  // names the defines to change
+};
+
+// The work-group shape against the device's limits and the local memory the parameters ask for.
+std::optional<ConfigIssue> findConfigIssue(const DeviceInfo& device, const Variant& variant,
+                                           const ResolvedDefines& defines,
+                                           const LaunchShape& shape);
+
+// Before building: findConfigIssue's problem, if any, as a usage error.
 void checkVariantConfig(const DeviceInfo& device, const Variant& variant,
                         const ResolvedDefines& defines, const LaunchShape& shape);
 

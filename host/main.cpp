@@ -10,6 +10,7 @@
 #include "options.hpp"
 #include "peak_command.hpp"
 #include "runner.hpp"
+#include "tune_command.hpp"
 
 int main(int argc, char** argv) {
   using namespace clgemm;
@@ -32,6 +33,7 @@ int main(int argc, char** argv) {
       return kExitOk;
     }
     if (options.command == Command::kPeak) return runPeak(options, std::cout, std::cerr);
+    if (options.command == Command::kTune) return runTune(options, std::cout, std::cerr);
     return runBenchmark(options, std::cout, std::cerr);
   } catch (const Error& e) {
     std::cerr << "clgemm: error: " << e.what() << "\n";

@@ -56,7 +56,12 @@ cxxopts::Options makeParser() {
     ("output-c", "write the first verified variant's C to a .npy file", cxxopts::value<std::string>(), "OUT.npy")
     ("kernels", "build from this kernels file instead of the installed kernels.cl", cxxopts::value<std::string>(), "FILE")
     ("cl-options", "extra OpenCL compiler options, e.g. -cl-nv-verbose or -cl-mad-enable", cxxopts::value<std::string>(), "OPTS")
-    ("build-log", "print each kernel's build log (e.g. ptxas's register report) to stderr");
+    ("build-log", "print each kernel's build log (e.g. ptxas's register report) to stderr")
+    ("budget", "clgemm tune: configurations to evaluate (default 50 without --time)", cxxopts::value<std::string>(), "N")
+    ("time", "clgemm tune: start no new candidate after this many seconds", cxxopts::value<std::string>(), "S")
+    ("strategy", "clgemm tune: full, random, anneal or auto (full when the budget covers the space, else anneal)", cxxopts::value<std::string>()->default_value("auto"), "HOW")
+    ("space", "clgemm tune: the values to try for one parameter, replacing the kernel's (repeatable)",
+     cxxopts::value<std::vector<std::string>>(), "NAME=V1,V2");
   // clang-format on
   return parser;
 }
@@ -101,14 +106,43 @@ std::string oneOf(const std::string& option, const std::string& value,
   throw UsageError(option + " '" + value + "' is not one of " + list);
 }
 
-// `clgemm peak` measures the device; the options that shape a GEMM run mean nothing to it.
-void rejectRunOptions(const cxxopts::ParseResult& result) {
-  for (const char* name : {"kernel",     "compare",   "threads", "D",       "m",        "n",
-                           "k",          "size",      "sizes",   "alpha",   "beta",     "no-check",
-                           "check",      "input-a",   "input-b", "input-c", "output-c", "kernels",
-                           "cl-options", "build-log", "explain", "seed",    "warmup"}) {
-    if (result.count(name)) throw UsageError(optionFlag(name) + " does not apply to clgemm peak");
+const std::vector<const char*> kTuneOnly = {"budget", "time", "strategy", "space"};
+
+// Each command refuses the options that mean nothing to it, rather than ignoring them.
+void rejectOptions(const cxxopts::ParseResult& result, Command command) {
+  std::vector<const char*> refused;
+  std::string name_of_command;
+  switch (command) {
+    case Command::kPeak:
+      // `clgemm peak` measures the device; the options that shape a GEMM run mean nothing to it.
+      refused = {"kernel",     "compare",   "threads", "D",       "m",        "n",
+                 "k",          "size",      "sizes",   "alpha",   "beta",     "no-check",
+                 "check",      "input-a",   "input-b", "input-c", "output-c", "kernels",
+                 "cl-options", "build-log", "explain", "seed",    "warmup"};
+      refused.insert(refused.end(), kTuneOnly.begin(), kTuneOnly.end());
+      name_of_command = "clgemm peak";
+      break;
+    case Command::kTune:
+      // The tuner searches one kernel at one size and verifies every candidate.
+      refused = {"compare", "threads", "sizes",    "no-check", "input-a",
+                 "input-b", "input-c", "output-c", "explain"};
+      name_of_command = "clgemm tune";
+      break;
+    case Command::kRun:
+      refused = kTuneOnly;
+      name_of_command = "a benchmark run (it belongs to clgemm tune)";
+      break;
   }
+  for (const char* name : refused)
+    if (result.count(name))
+      throw UsageError(optionFlag(name) + " does not apply to " + name_of_command);
+}
+
+double parseSeconds(const std::string& option, const std::string& text) {
+  const float value = parseFloat(option, text);
+  if (!(value > 0.0f))
+    throw UsageError(option + " " + text + " must be a positive number of seconds");
+  return double(value);
 }
 
 }  // namespace
@@ -118,18 +152,27 @@ std::string helpText() {
          "\nSubcommands:\n  clgemm peak [--platform N --device N] [--reps N] [--store DIR] "
          "[--format table|json] [--out FILE]\n      measures the device's FP32 multiply-add "
          "throughput and global memory bandwidth and\n      stores them, so later runs report "
-         "pct_peak and each kernel's roofline bound\n\n" +
+         "pct_peak and each kernel's roofline bound\n"
+         "  clgemm tune --kernel NAME [--size S | -m M -n N -k K] [--budget N] [--time S]\n"
+         "              [--strategy full|random|anneal] [--space NAME=V1,V2] [-D NAME=VALUE] "
+         "[--store DIR]\n"
+         "      searches the kernel's parameters on the device, verifying and timing each "
+         "candidate;\n      the winner goes to the store and later runs of that kernel on the "
+         "device use it.\n      Ctrl-C stops after the candidate at hand; the same command "
+         "resumes from the cache.\n\n" +
          variantHelp() +
-         "\nExit codes: 0 all ran and verified, 1 a result failed verification, 2 usage or "
-         "configuration error,\n3 OpenCL runtime error (out of resources, allocation too large).\n";
+         "\nExit codes: 0 all ran and verified, 1 a result failed verification (tune: no "
+         "candidate verified),\n2 usage or configuration error, 3 OpenCL runtime error (out of "
+         "resources, allocation too large),\n130 tune interrupted (its cache keeps what was "
+         "done).\n";
 }
 
 Options parseOptions(int argc, const char* const argv[]) {
   // A subcommand is the first argument; the rest parse like any other command line.
   Command command = Command::kRun;
   std::vector<const char*> args(argv, argv + argc);
-  if (args.size() > 1 && std::string(args[1]) == "peak") {
-    command = Command::kPeak;
+  if (args.size() > 1 && (std::string(args[1]) == "peak" || std::string(args[1]) == "tune")) {
+    command = std::string(args[1]) == "peak" ? Command::kPeak : Command::kTune;
     args.erase(args.begin() + 1);
   }
   cxxopts::Options parser = makeParser();
@@ -145,7 +188,7 @@ Options parseOptions(int argc, const char* const argv[]) {
 
   Options o;
   o.command = command;
-  if (command == Command::kPeak) rejectRunOptions(result);
+  rejectOptions(result, command);
   o.help = result.count("help") > 0;
   o.list = result.count("list") > 0;
   o.explain = result.count("explain") > 0;
@@ -198,6 +241,33 @@ Options parseOptions(int argc, const char* const argv[]) {
                : progress == "off" ? ProgressMode::kOff
                                    : ProgressMode::kAuto;
   o.seed = std::uint64_t(parseAtLeast("--seed", text("seed"), 0));
+  if (command == Command::kTune) {
+    // Candidates are compared with each other, not reported as results: fewer runs each suffice.
+    if (!result.count("warmup")) o.warmup = 1;
+    if (!result.count("reps")) o.reps = 5;
+    if (!result.count("kernel") && !result.count("help") && !result.count("list"))
+      throw UsageError("clgemm tune needs --kernel NAME: the kernel whose parameters to search");
+    if (result.count("kernel") && o.kernels.find(',') != std::string::npos)
+      throw UsageError("clgemm tune searches one kernel at a time; --kernel '" + o.kernels +
+                       "' names several");
+  }
+  if (result.count("budget")) o.budget = parseAtLeast("--budget", text("budget"), 1);
+  if (result.count("time")) o.time_limit = parseSeconds("--time", text("time"));
+  const std::string strategy =
+      oneOf("--strategy", text("strategy"), {"auto", "full", "random", "anneal"});
+  o.strategy = strategy == "full"     ? TuneStrategy::kFull
+               : strategy == "random" ? TuneStrategy::kRandom
+               : strategy == "anneal" ? TuneStrategy::kAnneal
+                                      : TuneStrategy::kAuto;
+  if (result.count("space")) {
+    for (const auto& item : result["space"].as<std::vector<std::string>>()) {
+      SpaceOverride parsed = parseSpaceOverride(item);
+      for (const auto& earlier : o.space)
+        if (earlier.name == parsed.name)
+          throw UsageError("--space " + parsed.name + " is given twice; list all its values once");
+      o.space.push_back(std::move(parsed));
+    }
+  }
 
   const std::string format = text("format");
   if (format == "table")

@@ -12,11 +12,13 @@
 #include "report.hpp"
 #include "result_check.hpp"
 #include "size_list.hpp"
+#include "tune_search.hpp"
+#include "tune_space.hpp"
 
 namespace clgemm {
 
 // What the command line asks for: a benchmark run (the default) or a subcommand.
-enum class Command { kRun, kPeak };
+enum class Command { kRun, kPeak, kTune };
 
 struct Options {
   Command command = Command::kRun;
@@ -46,7 +48,16 @@ struct Options {
   std::string cl_options;  // extra OpenCL compiler options for every kernel build
   bool build_log = false;  // print each kernel's build log to stderr
   std::uint64_t seed = 42;
+
+  // clgemm tune only.
+  std::optional<int> budget;         // --budget: how many configurations to evaluate
+  std::optional<double> time_limit;  // --time: seconds after which no new candidate starts
+  TuneStrategy strategy = TuneStrategy::kAuto;
+  std::vector<SpaceOverride> space;  // --space NAME=V1,V2,...
 };
+
+// Without --budget or --time the tuner evaluates this many configurations.
+inline constexpr int kDefaultTuneBudget = 50;
 
 // Throws UsageError for unknown options, malformed values and conflicting options.
 Options parseOptions(int argc, const char* const argv[]);

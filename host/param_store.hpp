@@ -1,41 +1,60 @@
-// Tuned parameters per device: small JSON files, one per (device, kernel), shipped in data/params/
-// for the devices we have measured. A kernel run without -D for a parameter takes the value from a
-// matching entry before falling back to the kernel's default, and the report says so (source
-// "data").
+// Tuned parameters per device: small JSON files, one per (device, driver, kernel, size). Two places
+// hold them: the user's store (params/ in the folder of user_store.hpp), written by `clgemm tune`,
+// and data/params/ for the devices we have measured. A kernel run without -D for a parameter takes
+// the value from the best matching entry before falling back to the kernel's default, and the
+// report says where it came from (source "store" or "data").
 //
-// Entry format (data/params/<anything>.json):
+// Entry format:
 //   {"device": "NVIDIA H100 80GB HBM3", "driver": "580.159.04", "kernel": "best",
+//    "size": {"m": 4096, "n": 4096, "k": 4096},   (optional: the size it was tuned for)
 //    "defines": {"BM": 128, ...}, "measured": {...free-form notes...}}
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "size_list.hpp"
 
 namespace clgemm {
 
 struct TunedEntry {
   std::string file;  // where it was read from, for messages
   std::string device, driver, kernel;
+  std::optional<Shape> size;  // the size it was tuned for; unset: meant for any size
   std::map<std::string, std::string> defines;
+  std::size_t dir_index = 0;  // which of the searched folders held it
 };
 
 // The folders searched for data/<sub> (params, peaks), most specific first: beside the kernels file
 // in use, beside the executable, the source tree clgemm was built from.
 std::vector<std::string> dataDirs(const std::string& kernels_origin, const std::string& sub);
-inline std::vector<std::string> paramDirs(const std::string& kernels_origin) {
-  return dataDirs(kernels_origin, "params");
-}
+
+// Where tuned parameters are looked for, first folder with a match wins: the user's store when one
+// can be named (`store_dirs` is then 1), then data/params.
+struct ParamDirs {
+  std::vector<std::string> dirs;
+  std::size_t store_dirs = 0;  // how many of `dirs`, from the front, are the user's store
+};
+ParamDirs paramDirs(const std::string& store_option, const std::string& kernels_origin);
 
 // The .json files directly in `dir`, sorted so that a choice among equal entries is deterministic;
 // none when it is not a readable directory.
 std::vector<std::string> jsonFilesIn(const std::string& dir);
 
-// The best entry for this device and kernel: same device name and driver if there is one, else the
-// same device name with any driver. Unreadable or malformed files are skipped with a note on
-// `warnings`. Returns false when nothing matches.
+// The best entry for this device, kernel and problem size, from the first folder that has any for
+// the device and kernel. Within it: the same driver before any other driver; then an entry tuned
+// for this very size, then the one tuned for the nearest size (by flops), then one for any size.
+// Unreadable or malformed files are skipped with a note on `warnings`. Returns false when nothing
+// matches.
 bool findTunedEntry(const std::vector<std::string>& dirs, const std::string& device,
-                    const std::string& driver, const std::string& kernel, TunedEntry& entry,
-                    std::vector<std::string>* warnings = nullptr);
+                    const std::string& driver, const std::string& kernel, const Shape& size,
+                    TunedEntry& entry, std::vector<std::string>* warnings = nullptr);
+
+// The file name of the entry `clgemm tune` writes for this key, e.g.
+// "nvidia-h100-80gb-hbm3-580-159-04-best-4096.json": one file per key, so tuning again replaces it.
+std::string tunedEntryFileName(const std::string& device, const std::string& driver,
+                               const std::string& kernel, const Shape& size);
 
 }  // namespace clgemm

@@ -23,6 +23,9 @@ class ProgramCache {
   // Builds (or returns the cached) program for these compiler options. A build failure is a usage
   // error whose message carries the options and the compiler's log, since a define broke it.
   const BuiltProgram& get(const std::string& options);
+  // Forgets every built program (kernels made from them stay valid): the tuner builds hundreds of
+  // configurations, each once.
+  void clear() { built_.clear(); }
 
  private:
   cl::Context context_;

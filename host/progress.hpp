@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -29,6 +30,12 @@ class Progress {
 
   std::size_t done() const { return done_; }
 
+  // Also show the time left, estimated from the average step so far, for runs whose steps cost
+  // about the same (the tuner's candidates); never beyond `deadline` when one is set.
+  void showRemaining(std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt);
+  // The run's total changed (the tuner learns how many candidates it will try).
+  void setTotal(std::size_t total) { total_ = total; }
+
  private:
   void show(const std::string& what);
 
@@ -38,6 +45,8 @@ class Progress {
   ProgressMode mode_;
   bool terminal_;
   bool line_open_ = false;  // a rewritten line is on the terminal
+  bool show_remaining_ = false;
+  std::optional<std::chrono::steady_clock::time_point> deadline_;
   std::chrono::steady_clock::time_point start_;
 };
 

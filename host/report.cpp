@@ -6,31 +6,18 @@
 #include <sstream>
 
 #include "result_check.hpp"
+#include "text_table.hpp"
 #include "verify.hpp"
 
 namespace clgemm {
 namespace {
-
-std::string fixed(std::optional<double> value, int precision) {
-  if (!value) return "";
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(precision) << *value;
-  return s.str();
-}
-
-std::string general(std::optional<double> value) {
-  if (!value) return "";
-  std::ostringstream s;
-  s << std::setprecision(4) << *value;
-  return s.str();
-}
 
 std::string definesText(const ResultRow& row, bool mark_user) {
   std::string out;
   for (const auto& d : row.defines) {
     out += (out.empty() ? "" : " ") + d.name + "=" + d.value;
     if (mark_user && d.source == "cli") out += "*";
-    if (mark_user && d.source == "data") out += "+";
+    if (mark_user && (d.source == "data" || d.source == "store")) out += "+";
   }
   return out;
 }
@@ -39,49 +26,6 @@ std::string sourcesText(const ResultRow& row) {
   std::string out;
   for (const auto& d : row.defines) out += (out.empty() ? "" : " ") + d.name + "=" + d.source;
   return out;
-}
-
-// RFC 4180: quote fields holding separators, quotes or newlines.
-std::string csvField(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += (c == '"') ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
-std::string ratio(std::optional<double> value) {
-  if (!value) return "";
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(2) << *value << "x";
-  return s.str();
-}
-
-// Columns padded to their widest cell; those from numeric_from to numeric_to right-aligned.
-void writeAligned(std::ostream& out, const std::vector<std::string>& header,
-                  const std::vector<std::vector<std::string>>& cells, std::size_t numeric_from,
-                  std::size_t numeric_to) {
-  std::vector<std::size_t> width(header.size());
-  for (std::size_t c = 0; c < header.size(); ++c) {
-    width[c] = header[c].size();
-    for (const auto& row : cells) width[c] = std::max(width[c], row[c].size());
-  }
-  auto line = [&](const std::vector<std::string>& row) {
-    std::string text;
-    for (std::size_t c = 0; c < row.size(); ++c) {
-      const bool numeric = c >= numeric_from && c <= numeric_to;
-      const std::size_t pad = width[c] - row[c].size();
-      if (c + 1 == row.size()) {
-        text += numeric ? std::string(pad, ' ') + row[c] : row[c];
-      } else {
-        text += numeric ? std::string(pad, ' ') + row[c] : row[c] + std::string(pad, ' ');
-        text += "  ";
-      }
-    }
-    while (!text.empty() && text.back() == ' ') text.pop_back();
-    out << text << "\n";
-  };
-  line(header);
-  for (const auto& row : cells) line(row);
 }
 
 std::string count(std::optional<int> value) { return value ? std::to_string(*value) : ""; }
@@ -155,11 +99,13 @@ void writeSizeTables(std::ostream& out, const RunInfo& run, const std::vector<Re
     cells.push_back(row);
   }
   writeAligned(out, header, cells, numeric_from, numeric_to);
-  bool any_data = false;
-  for (const auto& r : rows)
-    for (const auto& d : r.defines) any_data = any_data || d.source == "data";
   if (any_user) out << "(* set with -D on the command line)\n";
-  if (any_data) out << "(+ tuned for this device, from data/params)\n";
+  for (const auto& r : rows) {
+    bool tuned = false;
+    for (const auto& d : r.defines) tuned = tuned || d.source == "data" || d.source == "store";
+    if (tuned)
+      out << "(+ " << r.variant << ": tuned for this device, from " << r.params_file << ")\n";
+  }
   for (const auto& r : rows)
     if (!r.message.empty()) out << r.variant << ": " << r.message << "\n";
   writeResourceTable(out, run, rows);
@@ -393,6 +339,7 @@ void writeJson(std::ostream& out, const RunInfo& run, const std::vector<ResultRo
          {"beta", run.beta},
          {"defines", defines},
          {"define_sources", sources},
+         {"params_file", r.params_file},
          {"warmup", run.warmup},
          {"reps", run.reps},
          {"ms_median", optionalNumber(r.ms_median)},

@@ -20,6 +20,7 @@ struct ResultRow {
   std::string device;          // where it ran: the OpenCL device or the host CPU
   std::optional<int> threads;  // host threads, for CPU paths and OpenBLAS
   std::vector<ResolvedDefine> defines;
+  std::string params_file;  // the tuned entry (user's store or data/params) defines came from
   std::optional<double> ms_median, ms_min, gflops, err_ratio;
   // This row's GFLOP/s over the baseline's, measured in the same run, when that baseline ran.
   std::optional<double> vs_clblast, vs_openblas;

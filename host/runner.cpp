@@ -1,7 +1,6 @@
 #include "runner.hpp"
 
 #include <algorithm>
-#include <climits>
 #include <memory>
 #include <optional>
 
@@ -15,8 +14,9 @@
 #include "kernel_source.hpp"
 #include "kernels.hpp"
 #include "npy.hpp"
-#include "param_store.hpp"
+#include "param_lookup.hpp"
 #include "problem.hpp"
+#include "problem_limits.hpp"
 #include "progress.hpp"
 #include "report.hpp"
 #include "result_check.hpp"
@@ -25,10 +25,6 @@
 
 namespace clgemm {
 namespace {
-
-// Big enough to time meaningfully, small enough that run and reference take seconds.
-constexpr int kDefaultGpuSize = 2048;
-constexpr int kDefaultOtherSize = 512;
 
 std::string dims(std::size_t rows, std::size_t cols) {
   return std::to_string(rows) + " x " + std::to_string(cols);
@@ -76,39 +72,11 @@ Problem loadProblem(const Options& o) {
   return p;
 }
 
-// Sizes the device cannot hold are refused before anything is allocated on host or device.
-void checkProblemFits(const DeviceInfo& device, int m, int n, int k) {
-  const std::uint64_t largest = largestMatrixBytes(m, n, k);
-  if (largest > device.max_alloc_bytes) {
-    throw RuntimeError("CL_INVALID_BUFFER_SIZE: M=" + std::to_string(m) +
-                       " N=" + std::to_string(n) + " K=" + std::to_string(k) +
-                       " needs a buffer of " + formatBytes(largest) +
-                       ", more than the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE (" +
-                       formatBytes(device.max_alloc_bytes) + "); choose smaller sizes");
-  }
-  const std::uint64_t total =
-      (std::uint64_t(m) * std::uint64_t(k) + std::uint64_t(k) * std::uint64_t(n) +
-       std::uint64_t(m) * std::uint64_t(n)) *
-      sizeof(float);
-  if (total > device.global_mem_bytes) {
-    throw RuntimeError("CL_MEM_OBJECT_ALLOCATION_FAILURE: A, B and C need " + formatBytes(total) +
-                       ", more than the device's global memory (" +
-                       formatBytes(device.global_mem_bytes) + "); choose smaller sizes");
-  }
-  // The kernels index with 32-bit ints, which keeps the address arithmetic cheap on GPUs.
-  const std::uint64_t limit = std::uint64_t(INT_MAX);
-  if (largest / sizeof(float) > limit) {
-    throw UsageError("a matrix of M=" + std::to_string(m) + " N=" + std::to_string(n) +
-                     " K=" + std::to_string(k) +
-                     " has more than 2^31-1 elements, beyond the kernels' "
-                     "32-bit indexing; choose smaller sizes");
-  }
-}
-
 // A variant ready to run, or the reason it will not (library not built).
 struct Planned {
   const Variant* variant;
   std::optional<ResolvedDefines> defines;  // the parameters, once resolved (not for skipped ones)
+  std::string tuned_file;                  // the tuned entry the parameters came from, if any
   std::unique_ptr<VariantRunner> runner;   // null when skipped
   std::string skip_reason;
 };
@@ -129,24 +97,28 @@ std::vector<const Variant*> chooseVariants(const Options& o) {
 }
 
 Planned plan(const Variant& v, const Options& o, ClSession* session, const Problem& problem,
-             int threads, const std::vector<std::string>& param_dirs, std::ostream& err) {
-  Planned p{&v, std::nullopt, nullptr, ""};
+             int threads, const ParamDirs& param_dirs, std::ostream& err) {
+  Planned p{&v, std::nullopt, "", nullptr, ""};
   if (!backendBuilt(v.backend)) {
     p.skip_reason = "not built: " + v.name +
                     " was not found when clgemm was configured (see CLGEMM_WITH_CLBLAST / "
                     "CLGEMM_WITH_OPENBLAS in CMakeLists.txt)";
     return p;
   }
-  // OpenCL kernels take tuned parameters for this device from data/params where an entry exists.
-  TunedEntry tuned;
+  // OpenCL kernels take tuned parameters for this device from the user's store or data/params
+  // where an entry exists.
+  std::optional<ResolvedDefines> resolved;
   if (v.backend == Backend::kOpenCl) {
     std::vector<std::string> warnings;
-    if (!findTunedEntry(param_dirs, session->info().name, session->info().driver_version, v.name,
-                        tuned, &warnings))
-      tuned.defines.clear();
+    VariantParams params = resolveVariantParams(v, o.defines, param_dirs, session->info(),
+                                                Shape{problem.m, problem.n, problem.k}, &warnings);
     for (const auto& w : warnings) err << "clgemm: note: " << w << "\n";
+    resolved = std::move(params.defines);
+    p.tuned_file = params.tuned_file;
+  } else {
+    resolved.emplace(v.params, o.defines);
   }
-  const ResolvedDefines defines(v.params, o.defines, tuned.defines);
+  const ResolvedDefines& defines = *resolved;
   p.defines = defines;
   switch (v.backend) {
     case Backend::kOpenCl:
@@ -187,6 +159,7 @@ ResultRow runAndVerify(Planned& p, const Options& o, const Problem& problem,
   row.n = problem.n;
   row.k = problem.k;
   if (p.defines) row.defines = p.defines->all();
+  row.params_file = p.tuned_file;
   if (!p.runner) {
     row.status = "skipped";
     row.message = p.skip_reason;
@@ -242,7 +215,7 @@ std::vector<Shape> chooseShapes(const Options& o, const std::optional<SelectedDe
                                 const std::optional<Problem>& loaded) {
   if (!o.sizes.empty()) return o.sizes;
   if (loaded) return {Shape{loaded->m, loaded->n, loaded->k}};
-  const int fallback = device && device->info.is_gpu ? kDefaultGpuSize : kDefaultOtherSize;
+  const int fallback = defaultProblemSize(device && device->info.is_gpu);
   return {Shape{o.m.value_or(fallback), o.n.value_or(fallback), o.k.value_or(fallback)}};
 }
 
@@ -255,9 +228,8 @@ struct SizeOutcome {
 // Builds every variant for this problem, verifies and times them in order.
 SizeOutcome runSize(const Problem& problem, const std::vector<const Variant*>& chosen,
                     const Options& o, std::optional<ClSession>& session, int threads,
-                    const std::vector<std::string>& param_dirs,
-                    const std::optional<DevicePeak>& peak, bool write_output, Progress& progress,
-                    std::ostream& err) {
+                    const ParamDirs& param_dirs, const std::optional<DevicePeak>& peak,
+                    bool write_output, Progress& progress, std::ostream& err) {
   const std::string size = "M=" + std::to_string(problem.m) + " N=" + std::to_string(problem.n) +
                            " K=" + std::to_string(problem.k);
   // Every variant is checked and built before any runs, so a bad define fails in seconds.
@@ -326,7 +298,7 @@ int runBenchmark(const Options& o, std::ostream& out, std::ostream& err) {
   std::optional<ClSession> session;
   if (device) session.emplace(*device, source);
 
-  const std::vector<std::string> param_dirs = paramDirs(source.origin);
+  const ParamDirs param_dirs = paramDirs(o.store, source.origin);
   std::optional<DevicePeak> peak;
   if (device) {
     std::vector<std::string> warnings;

@@ -1,6 +1,7 @@
 #include "run_clgemm.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -82,9 +83,11 @@ RunResult runClgemm(const std::vector<std::string>& args) {
   return runProgram(command);
 }
 
-RunResult runProgram(const std::vector<std::string>& command) {
-  TempDir capture;
-  const std::string out_path = capture.file("stdout"), err_path = capture.file("stderr");
+namespace {
+
+// Starts `command` with stdout and stderr going to the two files.
+pid_t spawnTo(const std::vector<std::string>& command, const std::string& out_path,
+              const std::string& err_path) {
   const std::string& exe = command.at(0);
   std::vector<std::string> argv_storage = command;
   std::vector<char*> argv;
@@ -101,12 +104,63 @@ RunResult runProgram(const std::vector<std::string>& command) {
   const int spawned = posix_spawnp(&pid, exe.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   if (spawned != 0) throw std::runtime_error("cannot start " + exe);
+  return pid;
+}
+
+}  // namespace
+
+RunResult runProgram(const std::vector<std::string>& command) {
+  TempDir capture;
+  const std::string out_path = capture.file("stdout"), err_path = capture.file("stderr");
+  const pid_t pid = spawnTo(command, out_path, err_path);
   int status = 0;
   waitpid(pid, &status, 0);
   RunResult result;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   result.out = readText(out_path);
   result.err = readText(err_path);
+  return result;
+}
+
+RunningClgemm::RunningClgemm(const std::vector<std::string>& args) {
+  std::string pattern = (fs::temp_directory_path() / "clgemm-bg-XXXXXX").string();
+  if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
+  dir_ = pattern;
+  out_path_ = dir_ + "/stdout";
+  err_path_ = dir_ + "/stderr";
+  std::vector<std::string> command = {clgemmExecutable()};
+  command.insert(command.end(), args.begin(), args.end());
+  pid_ = spawnTo(command, out_path_, err_path_);
+}
+
+RunningClgemm::~RunningClgemm() {
+  if (!reaped_) {
+    ::kill(pid_, SIGKILL);
+    waitpid(pid_, &status_, 0);
+  }
+  std::error_code ec;
+  fs::remove_all(dir_, ec);
+}
+
+void RunningClgemm::signal(int number) {
+  if (!reaped_) ::kill(pid_, number);
+}
+
+bool RunningClgemm::running() {
+  if (reaped_) return false;
+  if (waitpid(pid_, &status_, WNOHANG) == pid_) reaped_ = true;
+  return !reaped_;
+}
+
+RunResult RunningClgemm::wait() {
+  if (!reaped_) {
+    waitpid(pid_, &status_, 0);
+    reaped_ = true;
+  }
+  RunResult result;
+  result.exit_code = WIFEXITED(status_) ? WEXITSTATUS(status_) : -1;
+  result.out = readText(out_path_);
+  result.err = readText(err_path_);
   return result;
 }
 

@@ -22,6 +22,26 @@ RunResult runClgemm(const std::vector<std::string>& args);
 // oclgrind wrapping clgemm.
 RunResult runProgram(const std::vector<std::string>& command);
 
+// clgemm started in the background, for tests that interrupt it: its output goes to files until
+// wait() collects it.
+class RunningClgemm {
+ public:
+  explicit RunningClgemm(const std::vector<std::string>& args);
+  ~RunningClgemm();  // kills and reaps a process never waited for
+  RunningClgemm(const RunningClgemm&) = delete;
+  RunningClgemm& operator=(const RunningClgemm&) = delete;
+  void signal(int number);
+  // Whether it is still running (not yet exited).
+  bool running();
+  RunResult wait();
+
+ private:
+  int pid_ = -1;
+  bool reaped_ = false;
+  int status_ = 0;
+  std::string out_path_, err_path_, dir_;
+};
+
 // A fresh, empty directory under the system temp dir, removed when the object goes away.
 class TempDir {
  public:

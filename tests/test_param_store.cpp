@@ -11,6 +11,8 @@
 namespace {
 
 using clgemm_test::TempDir;
+
+const clgemm::Shape kSize{512, 512, 512};
 using clgemm_test::writeText;
 
 std::string entryJson(const std::string& device, const std::string& driver,
@@ -25,12 +27,12 @@ TEST(ParamStore, PrefersTheSameDriverThenAnyDriver) {
   writeText(dir.file("b.json"), entryJson("GPU X", "2.0", "best", R"({"BM": 64})"));
   writeText(dir.file("c.json"), entryJson("GPU Y", "2.0", "best", R"({"BM": 128})"));
   clgemm::TunedEntry e;
-  ASSERT_TRUE(clgemm::findTunedEntry({dir.path()}, "GPU X", "2.0", "best", e));
+  ASSERT_TRUE(clgemm::findTunedEntry({dir.path()}, "GPU X", "2.0", "best", kSize, e));
   EXPECT_EQ(e.defines.at("BM"), "64");
-  ASSERT_TRUE(clgemm::findTunedEntry({dir.path()}, "GPU X", "3.0", "best", e));
+  ASSERT_TRUE(clgemm::findTunedEntry({dir.path()}, "GPU X", "3.0", "best", kSize, e));
   EXPECT_EQ(e.defines.at("BM"), "32");  // first file in name order among other drivers
-  EXPECT_FALSE(clgemm::findTunedEntry({dir.path()}, "GPU Z", "2.0", "best", e));
-  EXPECT_FALSE(clgemm::findTunedEntry({dir.path()}, "GPU X", "2.0", "tiled", e));
+  EXPECT_FALSE(clgemm::findTunedEntry({dir.path()}, "GPU Z", "2.0", "best", kSize, e));
+  EXPECT_FALSE(clgemm::findTunedEntry({dir.path()}, "GPU X", "2.0", "tiled", kSize, e));
 }
 
 TEST(ParamStore, MalformedFilesAreSkippedWithANote) {
@@ -39,7 +41,7 @@ TEST(ParamStore, MalformedFilesAreSkippedWithANote) {
   writeText(dir.file("good.json"), entryJson("GPU X", "1.0", "best", R"({"BK": 8})"));
   std::vector<std::string> warnings;
   clgemm::TunedEntry e;
-  ASSERT_TRUE(clgemm::findTunedEntry({dir.path()}, "GPU X", "1.0", "best", e, &warnings));
+  ASSERT_TRUE(clgemm::findTunedEntry({dir.path()}, "GPU X", "1.0", "best", kSize, e, &warnings));
   EXPECT_EQ(e.defines.at("BK"), "8");
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_NE(warnings[0].find("bad.json"), std::string::npos);
@@ -50,8 +52,64 @@ TEST(ParamStore, EarlierFolderWins) {
   writeText(first.file("e.json"), entryJson("GPU X", "9", "best", R"({"BM": 16})"));
   writeText(second.file("e.json"), entryJson("GPU X", "1", "best", R"({"BM": 256})"));
   clgemm::TunedEntry e;
-  ASSERT_TRUE(clgemm::findTunedEntry({first.path(), second.path()}, "GPU X", "1", "best", e));
+  ASSERT_TRUE(
+      clgemm::findTunedEntry({first.path(), second.path()}, "GPU X", "1", "best", kSize, e));
   EXPECT_EQ(e.defines.at("BM"), "16");
+}
+
+std::string sizedEntry(const std::string& driver, int m, int n, int k, int bm) {
+  return R"({"device": "GPU X", "driver": ")" + driver + R"(", "kernel": "best", "size": {"m": )" +
+         std::to_string(m) + R"(, "n": )" + std::to_string(n) + R"(, "k": )" + std::to_string(k) +
+         R"(}, "defines": {"BM": )" + std::to_string(bm) + "}}";
+}
+
+TEST(ParamStore, TheSameSizeThenTheNearestThenAnySize) {
+  TempDir dir;
+  writeText(dir.file("any.json"), entryJson("GPU X", "1", "best", R"({"BM": 1})"));
+  writeText(dir.file("s512.json"), sizedEntry("1", 512, 512, 512, 512));
+  writeText(dir.file("s4096.json"), sizedEntry("1", 4096, 4096, 4096, 4096));
+  writeText(dir.file("flat.json"), sizedEntry("1", 4096, 4096, 64, 64));
+  clgemm::TunedEntry e;
+  ASSERT_TRUE(clgemm::findTunedEntry({dir.path()}, "GPU X", "1", "best", {512, 512, 512}, e));
+  EXPECT_EQ(e.defines.at("BM"), "512");
+  ASSERT_TRUE(e.size.has_value());
+  EXPECT_EQ(e.size->k, 512);
+  ASSERT_TRUE(clgemm::findTunedEntry({dir.path()}, "GPU X", "1", "best", {4096, 4096, 64}, e));
+  EXPECT_EQ(e.defines.at("BM"), "64");  // exact shape beats 4096^3 and 512^3
+  ASSERT_TRUE(clgemm::findTunedEntry({dir.path()}, "GPU X", "1", "best", {3000, 3000, 3000}, e));
+  EXPECT_EQ(e.defines.at("BM"), "4096");
+  ASSERT_TRUE(clgemm::findTunedEntry({dir.path()}, "GPU X", "1", "best", {100, 100, 100}, e));
+  EXPECT_EQ(e.defines.at("BM"), "512");
+  // Another driver's exact size loses to this driver's nearest.
+  writeText(dir.file("other.json"), sizedEntry("2", 100, 100, 100, 100));
+  ASSERT_TRUE(clgemm::findTunedEntry({dir.path()}, "GPU X", "1", "best", {100, 100, 100}, e));
+  EXPECT_EQ(e.defines.at("BM"), "512");
+  // A sized entry with a bad size is skipped with a note.
+  writeText(dir.file("bad.json"), sizedEntry("1", 0, 1, 1, 7));
+  std::vector<std::string> warnings;
+  ASSERT_TRUE(clgemm::findTunedEntry({dir.path()}, "GPU X", "1", "best", {1, 1, 1}, e, &warnings));
+  EXPECT_NE(e.defines.at("BM"), "7");
+  ASSERT_EQ(warnings.size(), 1u);
+}
+
+TEST(ParamStore, ReportsWhichFolderHeldTheEntry) {
+  TempDir store, data;
+  writeText(data.file("d.json"), entryJson("GPU X", "1", "best", R"({"BM": 16})"));
+  clgemm::TunedEntry e;
+  ASSERT_TRUE(clgemm::findTunedEntry({store.path(), data.path()}, "GPU X", "1", "best", kSize, e));
+  EXPECT_EQ(e.dir_index, 1u);
+  writeText(store.file("s.json"), entryJson("GPU X", "0", "best", R"({"BM": 32})"));
+  ASSERT_TRUE(clgemm::findTunedEntry({store.path(), data.path()}, "GPU X", "1", "best", kSize, e));
+  EXPECT_EQ(e.dir_index, 0u);  // the store wins even with another driver
+  EXPECT_EQ(e.defines.at("BM"), "32");
+}
+
+TEST(ParamStore, TunedEntryFileNameKeysDeviceDriverKernelAndSize) {
+  EXPECT_EQ(
+      clgemm::tunedEntryFileName("NVIDIA H100 80GB HBM3", "580.159.04", "best", {4096, 4096, 4096}),
+      "nvidia-h100-80gb-hbm3-580-159-04-best-4096.json");
+  EXPECT_EQ(clgemm::tunedEntryFileName("GPU", "1", "regtile2d", {8192, 8192, 256}),
+            "gpu-1-regtile2d-8192x8192x256.json");
 }
 
 // End to end on this machine's device: an entry beside a --kernels file is picked up.

@@ -1,0 +1,16 @@
+#include "param_lookup.hpp"
+
+namespace clgemm {
+
+VariantParams resolveVariantParams(const Variant& variant, const std::vector<UserDefine>& user,
+                                   const ParamDirs& dirs, const DeviceInfo& device,
+                                   const Shape& size, std::vector<std::string>* warnings) {
+  TunedEntry tuned;
+  if (!findTunedEntry(dirs.dirs, device.name, device.driver_version, variant.name, size, tuned,
+                      warnings))
+    return {ResolvedDefines(variant.params, user), "", std::nullopt};
+  const std::string source = tuned.dir_index < dirs.store_dirs ? "store" : "data";
+  return {ResolvedDefines(variant.params, user, tuned.defines, source), tuned.file, tuned.size};
+}
+
+}  // namespace clgemm

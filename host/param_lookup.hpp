@@ -1,0 +1,29 @@
+// Which values an OpenCL kernel's parameters take on a device, highest first: the user's -D, the
+// user's store (clgemm tune's winners), the entries shipped in data/params, the kernel's defaults.
+// A run and the tuner's starting point both come from here.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "defines.hpp"
+#include "device.hpp"
+#include "kernels.hpp"
+#include "param_store.hpp"
+#include "size_list.hpp"
+
+namespace clgemm {
+
+struct VariantParams {
+  ResolvedDefines defines;
+  std::string tuned_file;           // the store or data entry used; empty when none
+  std::optional<Shape> tuned_size;  // the size that entry was tuned for, where it says
+};
+
+// Tuned entries that cannot be read are skipped with a note on `warnings`.
+VariantParams resolveVariantParams(const Variant& variant, const std::vector<UserDefine>& user,
+                                   const ParamDirs& dirs, const DeviceInfo& device,
+                                   const Shape& size, std::vector<std::string>* warnings);
+
+}  // namespace clgemm

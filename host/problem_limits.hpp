@@ -1,0 +1,19 @@
+// What problem sizes a run may use on a device: the default when none is given, and the checks
+// that refuse a size the device cannot hold before anything is allocated.
+#pragma once
+
+#include "device.hpp"
+
+namespace clgemm {
+
+// Big enough to time meaningfully on a GPU, small enough that run and reference take seconds.
+inline constexpr int kDefaultGpuSize = 2048;
+inline constexpr int kDefaultOtherSize = 512;
+
+inline int defaultProblemSize(bool is_gpu) { return is_gpu ? kDefaultGpuSize : kDefaultOtherSize; }
+
+// Throws RuntimeError when a matrix exceeds the device's largest allocation or the three exceed
+// its global memory, UsageError when a matrix has more elements than the kernels' 32-bit indexing.
+void checkProblemFits(const DeviceInfo& device, int m, int n, int k);
+
+}  // namespace clgemm

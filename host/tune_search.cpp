@@ -1,0 +1,179 @@
+#include "tune_search.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
+
+namespace clgemm {
+namespace {
+
+// std::uniform_int_distribution differs between standard libraries; this does not, so the order of
+// a search is the same wherever the cache is resumed.
+std::size_t below(std::mt19937_64& rng, std::size_t n) { return std::size_t(rng() % n); }
+
+// A fixed order: the start first, then the rest as given.
+class OrderedSearch : public TuneSearch {
+ public:
+  OrderedSearch(std::vector<std::size_t> order, std::optional<std::size_t> start) {
+    if (start) order_.push_back(*start);
+    for (std::size_t i : order)
+      if (!start || i != *start) order_.push_back(i);
+  }
+  std::optional<std::size_t> next() override {
+    if (at_ >= order_.size()) return std::nullopt;
+    return order_[at_++];
+  }
+  void record(std::size_t, double) override {}
+
+ private:
+  std::vector<std::size_t> order_;
+  std::size_t at_ = 0;
+};
+
+std::vector<std::size_t> inOrder(std::size_t n) {
+  std::vector<std::size_t> order(n);
+  for (std::size_t i = 0; i < n; ++i) order[i] = i;
+  return order;
+}
+
+std::vector<std::size_t> shuffled(std::size_t n, std::uint64_t seed) {
+  std::vector<std::size_t> order = inOrder(n);
+  std::mt19937_64 rng(seed);
+  for (std::size_t i = n; i > 1; --i) std::swap(order[i - 1], order[below(rng, i)]);
+  return order;
+}
+
+// Simulated annealing: from the current configuration, step one parameter to a neighbouring
+// candidate value (now and then to any value); a better score is always taken, a worse one with a
+// probability that shrinks as the search cools over its budget. Configurations already proposed
+// are not proposed again; when no unseen neighbour turns up, the walk restarts from a random unseen
+// configuration.
+class AnnealSearch : public TuneSearch {
+ public:
+  AnnealSearch(const TuneSpace& space, std::optional<std::size_t> start, std::size_t budget,
+               std::uint64_t seed)
+      : space_(space),
+        seen_(space.valid.size(), false),
+        budget_(budget == 0 ? 1 : budget),
+        rng_(seed),
+        start_(start) {}
+
+  std::optional<std::size_t> next() override {
+    if (proposed_ >= space_.valid.size()) return std::nullopt;
+    std::optional<std::size_t> pick;
+    if (!current_) {
+      pick = start_ ? *start_ : below(rng_, space_.valid.size());
+      if (seen_[*pick]) pick.reset();
+    } else {
+      pick = neighbour(*current_);
+    }
+    if (!pick) pick = randomUnseen();
+    seen_[*pick] = true;
+    ++proposed_;
+    return pick;
+  }
+
+  void record(std::size_t index, double score) override {
+    ++recorded_;
+    if (!current_ || score >= current_score_ || accept(score)) {
+      current_ = index;
+      current_score_ = score;
+    }
+  }
+
+ private:
+  // Worse scores are relative: losing 5% is the same step at 10 or 10000 GFLOP/s.
+  bool accept(double score) {
+    const double progress = std::min(1.0, double(recorded_) / double(budget_));
+    const double temperature = kStartTemperature * (1.0 - progress) + 1e-3;
+    if (current_score_ <= 0.0) return true;
+    const double loss = (current_score_ - score) / current_score_;
+    const double draw = double(rng_() >> 11) * 0x1.0p-53;
+    return draw < std::exp(-loss / temperature);
+  }
+
+  std::optional<std::size_t> neighbour(std::size_t from) {
+    std::vector<std::size_t> movable;
+    for (std::size_t p = 0; p < space_.values.size(); ++p)
+      if (space_.values[p].size() > 1) movable.push_back(p);
+    if (movable.empty()) return std::nullopt;
+    for (int attempt = 0; attempt < kAttempts; ++attempt) {
+      Config config = space_.valid[from];
+      const std::size_t p = movable[below(rng_, movable.size())];
+      const auto& values = space_.values[p];
+      std::size_t at =
+          std::size_t(std::lower_bound(values.begin(), values.end(), config[p]) - values.begin());
+      if (below(rng_, kJumpOneIn) == 0) {
+        at = below(rng_, values.size());
+      } else if (at == 0 || (at + 1 < values.size() && below(rng_, 2) == 0)) {
+        ++at;
+      } else {
+        --at;
+      }
+      config[p] = values[at];
+      // Two parameters that must move together (a tile and its per-item share) need a second step.
+      if (below(rng_, 3) == 0) {
+        const std::size_t q = movable[below(rng_, movable.size())];
+        const auto& qv = space_.values[q];
+        config[q] = qv[below(rng_, qv.size())];
+      }
+      const auto index = space_.find(config);
+      if (index && !seen_[*index]) return index;
+    }
+    return std::nullopt;
+  }
+
+  std::size_t randomUnseen() {
+    std::vector<std::size_t> unseen;
+    for (std::size_t i = 0; i < seen_.size(); ++i)
+      if (!seen_[i]) unseen.push_back(i);
+    return unseen[below(rng_, unseen.size())];
+  }
+
+  static constexpr int kAttempts = 64;
+  static constexpr std::size_t kJumpOneIn = 8;
+  static constexpr double kStartTemperature = 0.05;  // a 5% loss is taken with p = 1/e at first
+
+  const TuneSpace& space_;
+  std::vector<bool> seen_;
+  std::size_t budget_;
+  std::mt19937_64 rng_;
+  std::optional<std::size_t> start_;
+  std::optional<std::size_t> current_;
+  double current_score_ = 0.0;
+  std::size_t proposed_ = 0, recorded_ = 0;
+};
+
+}  // namespace
+
+std::string strategyName(TuneStrategy strategy) {
+  switch (strategy) {
+    case TuneStrategy::kAuto:
+      return "auto";
+    case TuneStrategy::kFull:
+      return "full";
+    case TuneStrategy::kRandom:
+      return "random";
+    case TuneStrategy::kAnneal:
+      return "anneal";
+  }
+  return "auto";
+}
+
+std::unique_ptr<TuneSearch> makeTuneSearch(TuneStrategy strategy, const TuneSpace& space,
+                                           std::optional<std::size_t> start, std::size_t budget,
+                                           std::uint64_t seed) {
+  if (strategy == TuneStrategy::kAuto)
+    strategy = budget >= space.valid.size() ? TuneStrategy::kFull : TuneStrategy::kAnneal;
+  switch (strategy) {
+    case TuneStrategy::kRandom:
+      return std::make_unique<OrderedSearch>(shuffled(space.valid.size(), seed), start);
+    case TuneStrategy::kAnneal:
+      return std::make_unique<AnnealSearch>(space, start, budget, seed);
+    default:
+      return std::make_unique<OrderedSearch>(inOrder(space.valid.size()), start);
+  }
+}
+
+}  // namespace clgemm

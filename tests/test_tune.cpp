@@ -1,0 +1,516 @@
+// `clgemm tune` end to end on this machine's OpenCL device (pocl in CI): a small space searched
+// completely, candidates that cannot build or are wrong never winning, interruption and resume,
+// the winner read back by later runs, and every bad tune option refused. Each test names its own
+// store folder, so the developer's is never touched.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "run_clgemm.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using clgemm_test::readText;
+using clgemm_test::runClgemm;
+using clgemm_test::RunResult;
+using clgemm_test::TempDir;
+using clgemm_test::writeText;
+using nlohmann::json;
+
+std::vector<std::string> operator+(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+// Four configurations of regtile2d (TSM x TSN in {16, 32}), everything else held.
+const std::vector<std::string> kTinySpace = {
+    "--kernel", "regtile2d", "--size",     "40",    "--space", "TSM=16,32",
+    "--space",  "TSN=16,32", "-D",         "TSK=8", "-D",      "WPTM=2",
+    "-D",       "WPTN=2",    "-D",         "PAD=1", "--reps",  "2",
+    "--warmup", "0",         "--progress", "off"};
+
+std::vector<std::string> tune(const TempDir& store, const std::vector<std::string>& args) {
+  return std::vector<std::string>{"tune", "--store", store.path()} + args;
+}
+
+std::vector<std::string> filesIn(const std::string& dir) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return files;
+  for (const auto& entry : fs::directory_iterator(dir)) files.push_back(entry.path().string());
+  return files;
+}
+
+std::size_t linesIn(const std::string& path) {
+  std::ifstream in(path);
+  std::size_t n = 0;
+  for (std::string line; std::getline(in, line);) n += line.empty() ? 0 : 1;
+  return n;
+}
+
+json parse(const RunResult& r) {
+  try {
+    return json::parse(r.out);
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "not JSON: " << e.what() << "\n" << r.out << "\n" << r.err;
+    return json::object();
+  }
+}
+
+// The stored winner's defines.
+json storedEntry(const TempDir& store) {
+  const auto files = filesIn(store.path() + "/params");
+  if (files.size() != 1) {
+    ADD_FAILURE() << files.size() << " files in the store's params/";
+    return json::object();
+  }
+  return json::parse(readText(files.front()));
+}
+
+TEST(Tune, SearchesATinySpaceEndToEndAndStoresTheWinner) {
+  TempDir store;
+  const auto r = runClgemm(tune(store, kTinySpace + std::vector<std::string>{"--format", "json"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json doc = parse(r);
+  EXPECT_EQ(doc["space"]["combinations"], 4);
+  EXPECT_EQ(doc["space"]["valid"], 4);
+  EXPECT_EQ(doc["strategy"], "full");
+  ASSERT_EQ(doc["candidates"].size(), 4u);
+  std::set<std::string> seen;
+  double best = 0.0;
+  for (const auto& c : doc["candidates"]) {
+    EXPECT_EQ(c["status"], "ok") << c.dump();
+    EXPECT_LT(c["err_ratio"].get<double>(), 16.0);
+    EXPECT_FALSE(c["from_cache"].get<bool>());
+    seen.insert(c["defines"].dump());
+    best = std::max(best, c["gflops"].get<double>());
+    if (c["rank"] == 1) EXPECT_EQ(c["defines"], doc["winner"]);
+  }
+  EXPECT_EQ(seen.size(), 4u) << "a configuration was evaluated twice";
+  for (const auto& c : doc["candidates"])
+    if (c["rank"] == 1) EXPECT_DOUBLE_EQ(c["gflops"].get<double>(), best);
+
+  const json entry = storedEntry(store);
+  EXPECT_EQ(doc["stored"], filesIn(store.path() + "/params").front());
+  EXPECT_EQ(entry["device"], doc["device"]["name"]);
+  EXPECT_EQ(entry["driver"], doc["device"]["driver"]);
+  EXPECT_EQ(entry["kernel"], "regtile2d");
+  EXPECT_EQ(entry["size"], (json{{"m", 40}, {"n", 40}, {"k", 40}}));
+  EXPECT_EQ(entry["defines"], doc["winner"]);
+  EXPECT_EQ(entry["measured"]["tool"], "clgemm tune");
+}
+
+TEST(Tune, TheTableShowsTheSpaceTheRankingAndTheProgress) {
+  TempDir store;
+  auto args = tune(store, kTinySpace);
+  args.back() = "on";  // --progress on
+  const auto r = runClgemm(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("space: 4 combinations of TSM(2) TSN(2) TSK(1) WPTM(1) WPTN(1) PAD(1); "
+                       "4 valid"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("search: full, 4 of 4 evaluated (0 from the cache)"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("rank  GFLOP/s"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("winner stored in " + store.path() + "/params/"), std::string::npos);
+  // Before it starts: how many there are; while it runs: done/total, best so far, time left.
+  EXPECT_NE(r.err.find("4 combinations, 4 valid; evaluating 4 by full"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("clgemm: [1/4,"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("clgemm: [4/4,"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("s left]"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("(best none yet)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(" GFLOP/s: TSM="), std::string::npos) << r.err;
+}
+
+TEST(Tune, LaterRunsReadTheWinnerFromTheStore) {
+  TempDir store;
+  const auto t = runClgemm(tune(store, kTinySpace + std::vector<std::string>{"--format", "json"}));
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  const json winner = parse(t)["winner"];
+  const std::string stored = parse(t)["stored"];
+
+  for (const std::string size : {"40", "56"}) {  // the size tuned for, and the nearest entry
+    const auto r = runClgemm({"--store", store.path(), "--kernel", "regtile2d", "--size", size,
+                              "--reps", "1", "--format", "json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json row = parse(r)["results"][0];
+    EXPECT_EQ(row["status"], "ok");
+    for (const auto& [name, value] : winner.items()) {
+      EXPECT_EQ(row["defines"][name], std::to_string(value.get<int>())) << name;
+      EXPECT_EQ(row["define_sources"][name], "store") << name;
+    }
+    EXPECT_EQ(row["params_file"], stored);
+  }
+  // -D still wins over the store, and the table names the entry.
+  const auto r = runClgemm({"--store", store.path(), "--kernel", "regtile2d", "--size", "40", "-D",
+                            "PAD=0", "--reps", "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("PAD=0*"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("TSM=" + std::to_string(winner["TSM"].get<int>()) + "+"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("(+ regtile2d: tuned for this device, from " + stored + ")"),
+            std::string::npos)
+      << r.out;
+  // The search after it starts from the winner.
+  const auto again =
+      runClgemm(tune(store, kTinySpace + std::vector<std::string>{"--format", "json"}));
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  const json doc = parse(again);
+  EXPECT_EQ(doc["start"]["defines"], winner);
+  EXPECT_EQ(doc["start"]["source"], stored + ", with -D");
+  EXPECT_EQ(doc["candidates"][0]["defines"], winner);
+}
+
+TEST(Tune, ATooLargeConfigurationIsSkippedWithItsReason) {
+  TempDir store;
+  // TSK=4096 with 32-wide tiles needs 4096 * 66 * 4 bytes of local memory, more than any CPU
+  // device offers to a work-group (pocl: 512 KiB).
+  const auto r = runClgemm(
+      tune(store, {"--kernel", "regtile2d", "--size", "40", "--space",  "TSK=8,4096", "-D",
+                   "TSM=32",   "-D",        "TSN=32", "-D", "WPTM=4",   "-D",         "WPTN=4",
+                   "-D",       "PAD=1",     "--reps", "1",  "--format", "json"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json doc = parse(r);
+  EXPECT_EQ(doc["space"]["combinations"], 2);
+  EXPECT_EQ(doc["space"]["valid"], 1);
+  ASSERT_EQ(doc["space"]["excluded"].size(), 1u);
+  EXPECT_EQ(doc["space"]["excluded"][0]["kind"], "local memory");
+  EXPECT_NE(doc["space"]["excluded"][0]["example"].get<std::string>().find(
+                "the tiles need 1081344 bytes of local memory"),
+            std::string::npos)
+      << doc["space"]["excluded"].dump();
+  ASSERT_EQ(doc["candidates"].size(), 1u);
+  EXPECT_EQ(doc["candidates"][0]["defines"]["TSK"], 8);
+}
+
+// kernels.cl with `code` put first in gemm_regtile2d's body.
+std::string plantedKernels(const std::string& code) {
+  std::string text = clgemm_test::sourceKernels();
+  const auto at = text.find("void gemm_regtile2d(");
+  const auto body = text.find("{\n", at);
+  if (at == std::string::npos || body == std::string::npos) throw std::runtime_error("no kernel");
+  return text.insert(body + 2, code);
+}
+
+TEST(Tune, CandidatesThatFailToBuildAreInvalidAndTheSearchGoesOn) {
+  TempDir store, dir;
+  writeText(dir.file("kernels.cl"),
+            plantedKernels("#if TSM == 32\n#error planted failure\n#endif\n"));
+  const auto r = runClgemm(
+      tune(store, kTinySpace + std::vector<std::string>{"--kernels", dir.file("kernels.cl"),
+                                                        "--format", "json"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json doc = parse(r);
+  ASSERT_EQ(doc["candidates"].size(), 4u);
+  int invalid = 0;
+  for (const auto& c : doc["candidates"]) {
+    if (c["defines"]["TSM"] == 32) {
+      ++invalid;
+      EXPECT_EQ(c["status"], "invalid");
+      EXPECT_TRUE(c["rank"].is_null());
+      EXPECT_NE(c["reason"].get<std::string>().find("failed"), std::string::npos) << c.dump();
+      EXPECT_EQ(c["reason"].get<std::string>().find('\n'), std::string::npos) << "one line";
+    } else {
+      EXPECT_EQ(c["status"], "ok") << c.dump();
+    }
+  }
+  EXPECT_EQ(invalid, 2);
+  EXPECT_EQ(doc["winner"]["TSM"], 16);
+  EXPECT_EQ(storedEntry(store)["defines"]["TSM"], 16);
+}
+
+TEST(Tune, AWrongKernelNeverWinsHoweverFast) {
+  TempDir store, dir;
+  // With PAD=2 the kernel writes zeros over C and returns: far the fastest, and wrong.
+  writeText(dir.file("kernels.cl"),
+            plantedKernels("#if PAD == 2\n"
+                           "  for (int i = get_global_id(1); i < M; i += get_global_size(1))\n"
+                           "    for (int j = get_global_id(0); j < N; j += get_global_size(0))\n"
+                           "      C[i * N + j] = 0.0f;\n"
+                           "  return;\n"
+                           "#endif\n"));
+  const auto r = runClgemm(
+      tune(store, {"--kernel", "regtile2d", "--size",   "48",        "--space",
+                   "PAD=1,2",  "--space",   "TSK=8,16", "-D",        "TSM=16",
+                   "-D",       "TSN=16",    "-D",       "WPTM=2",    "-D",
+                   "WPTN=2",   "--reps",    "2",        "--kernels", dir.file("kernels.cl"),
+                   "--format", "json"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json doc = parse(r);
+  ASSERT_EQ(doc["candidates"].size(), 4u);
+  for (const auto& c : doc["candidates"]) {
+    if (c["defines"]["PAD"] == 2) {
+      EXPECT_EQ(c["status"], "FAIL") << c.dump();
+      EXPECT_TRUE(c["rank"].is_null());
+      EXPECT_NE(c["reason"].get<std::string>().find("wrong result"), std::string::npos);
+    } else {
+      EXPECT_EQ(c["status"], "ok") << c.dump();
+    }
+  }
+  EXPECT_EQ(doc["winner"]["PAD"], 1);
+  EXPECT_EQ(storedEntry(store)["defines"]["PAD"], 1);
+  // The table lists them apart from the ranking.
+  const auto table =
+      runClgemm(tune(store, {"--kernel", "regtile2d", "--size", "48", "--space", "PAD=1,2",
+                             "--space", "TSK=8,16", "-D", "TSM=16", "-D", "TSN=16", "-D", "WPTM=2",
+                             "-D", "WPTN=2", "--kernels", dir.file("kernels.cl")}));
+  EXPECT_NE(table.out.find("wrong results, never ranked (2):"), std::string::npos) << table.out;
+}
+
+TEST(Tune, ALargerBudgetResumesFromTheCache) {
+  TempDir store;
+  const std::vector<std::string> base = {
+      "--kernel", "regtile2d", "--size", "32",       "--strategy", "random",     "--reps",
+      "1",        "--warmup",  "0",      "--format", "json",       "--progress", "off"};
+  const auto first = runClgemm(tune(store, base + std::vector<std::string>{"--budget", "3"}));
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  const json a = parse(first)["candidates"];
+  ASSERT_EQ(a.size(), 3u);
+  // The store now holds a winner, so the next search starts there and walks its own order; what
+  // it proposes that the first search finished comes from the cache, the rest is run.
+  const auto second = runClgemm(tune(store, base + std::vector<std::string>{"--budget", "6"}));
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  const json b = parse(second)["candidates"];
+  ASSERT_EQ(b.size(), 6u);
+  std::set<std::string> first_configs;
+  for (const auto& c : a) first_configs.insert(c["defines"].dump());
+  std::size_t cached = 0;
+  for (const auto& c : b) {
+    const bool was_done = first_configs.count(c["defines"].dump()) > 0;
+    EXPECT_EQ(c["from_cache"].get<bool>(), was_done) << c.dump();
+    cached += was_done ? 1 : 0;
+  }
+  EXPECT_GE(cached, 1u);
+  const auto caches = filesIn(store.path() + "/tune-cache");
+  ASSERT_EQ(caches.size(), 1u);
+  EXPECT_EQ(linesIn(caches.front()), 6 + 3 - cached);
+}
+
+TEST(Tune, CtrlCStopsCleanlyAndTheSameCommandResumes) {
+  TempDir store;
+  const std::vector<std::string> args =
+      tune(store, {"--kernel", "regtile2d", "--size", "64", "--budget", "400", "--reps", "3",
+                   "--format", "json", "--progress", "on"});
+  std::string cache;
+  {
+    clgemm_test::RunningClgemm running(args);
+    // Wait for a few candidates to reach the cache, then interrupt.
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    while (std::chrono::steady_clock::now() < give_up && running.running()) {
+      const auto files = filesIn(store.path() + "/tune-cache");
+      if (!files.empty() && linesIn(files.front()) >= 3) {
+        cache = files.front();
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    ASSERT_FALSE(cache.empty()) << "no cache after two minutes";
+    running.signal(SIGINT);
+    const RunResult r = running.wait();
+    EXPECT_EQ(r.exit_code, 130) << r.err;
+    EXPECT_NE(r.err.find("interrupted after"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("the same command resumes"), std::string::npos) << r.err;
+    // Nothing stored from a search cut short; the report of what was done is whole JSON.
+    EXPECT_TRUE(filesIn(store.path() + "/params").empty());
+    const json doc = parse(r);
+    EXPECT_TRUE(doc["interrupted"].get<bool>());
+    EXPECT_EQ(doc["candidates"].size(), linesIn(cache));
+  }
+  // Every line of the cache is whole.
+  std::ifstream in(cache);
+  std::set<std::string> done;
+  for (std::string line; std::getline(in, line);) {
+    const json entry = json::parse(line);  // throws on a broken line
+    done.insert(entry["defines"].dump());
+  }
+  const std::size_t lines = done.size();
+  ASSERT_GE(lines, 3u);
+
+  // Resumed with a budget that ends just past what was done: the cached ones are not run again.
+  std::vector<std::string> resume = args;
+  resume[std::find(resume.begin(), resume.end(), "400") - resume.begin()] =
+      std::to_string(lines + 2);
+  const RunResult r = runClgemm(resume);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json doc = parse(r);
+  ASSERT_EQ(doc["candidates"].size(), lines + 2);
+  std::size_t from_cache = 0;
+  for (std::size_t i = 0; i < doc["candidates"].size(); ++i) {
+    const auto& c = doc["candidates"][i];
+    // The walk is deterministic: the first `lines` proposals are the ones done before.
+    EXPECT_EQ(c["from_cache"].get<bool>(), i < lines) << i << ": " << c.dump();
+    EXPECT_EQ(done.count(c["defines"].dump()) > 0, i < lines) << i;
+    from_cache += c["from_cache"].get<bool>() ? 1 : 0;
+  }
+  EXPECT_EQ(from_cache, lines);
+  EXPECT_EQ(linesIn(cache), lines + 2);
+  EXPECT_FALSE(filesIn(store.path() + "/params").empty());
+}
+
+struct BadTune {
+  std::string name;
+  std::vector<std::string> args;  // after clgemm
+  std::vector<std::string> needles;
+};
+
+void PrintTo(const BadTune& b, std::ostream* os) { *os << b.name; }
+
+class BadTuneOptions : public ::testing::TestWithParam<BadTune> {};
+
+TEST_P(BadTuneOptions, ExitTwoNamingTheCulpritAndStoreNothing) {
+  TempDir store;
+  std::vector<std::string> args = GetParam().args;
+  args.push_back("--store");
+  args.push_back(store.file("s"));
+  const auto r = runClgemm(args);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err.rfind("clgemm: error: ", 0), 0u) << r.err;
+  for (const auto& needle : GetParam().needles)
+    EXPECT_NE(r.err.find(needle), std::string::npos) << "missing '" << needle << "' in " << r.err;
+  EXPECT_TRUE(filesIn(store.file("s") + "/params").empty());
+}
+
+const std::vector<std::string> kT = {"tune", "--kernel", "regtile2d", "--size", "32"};
+
+INSTANTIATE_TEST_SUITE_P(
+    Tune, BadTuneOptions,
+    ::testing::Values(
+        BadTune{"NoKernel", {"tune", "--size", "32"}, {"clgemm tune needs --kernel NAME"}},
+        BadTune{"TwoKernels", {"tune", "--kernel", "tiled,regtile2d"}, {"one kernel at a time"}},
+        BadTune{"Group", {"tune", "--kernel", "cl"}, {"one kernel at a time", "'cl'"}},
+        BadTune{"CpuPath", {"tune", "--kernel", "cpu-packed"}, {"cpu-packed is not one"}},
+        BadTune{"Baseline", {"tune", "--kernel", "clblast"}, {"clblast is not one"}},
+        BadTune{"Unknown", {"tune", "--kernel", "fastest"}, {"unknown kernel variant 'fastest'"}},
+        BadTune{"BudgetZero", kT + std::vector<std::string>{"--budget", "0"}, {"--budget 0"}},
+        BadTune{"BudgetWord",
+                kT + std::vector<std::string>{"--budget", "many"},
+                {"--budget 'many' is not an integer"}},
+        BadTune{"BudgetNegative", kT + std::vector<std::string>{"--budget", "-3"}, {"--budget -3"}},
+        BadTune{"TimeZero",
+                kT + std::vector<std::string>{"--time", "0"},
+                {"--time 0 must be a positive number of seconds"}},
+        BadTune{"TimeWord", kT + std::vector<std::string>{"--time", "soon"}, {"--time 'soon'"}},
+        BadTune{"TimeInfinite", kT + std::vector<std::string>{"--time", "inf"}, {"--time 'inf'"}},
+        BadTune{"Strategy",
+                kT + std::vector<std::string>{"--strategy", "genetic"},
+                {"--strategy 'genetic' is not one of auto, full, random, anneal"}},
+        BadTune{
+            "SpaceNoEquals", kT + std::vector<std::string>{"--space", "TSM"}, {"--space 'TSM'"}},
+        BadTune{"SpaceEmpty",
+                kT + std::vector<std::string>{"--space", "TSM="},
+                {"--space 'TSM=' lists no values"}},
+        BadTune{"SpaceWord",
+                kT + std::vector<std::string>{"--space", "TSM=16,big"},
+                {"'big' is not an integer"}},
+        BadTune{"SpaceUnknown",
+                kT + std::vector<std::string>{"--space", "BM=64"},
+                {"regtile2d has no parameter BM"}},
+        BadTune{"SpaceTwice",
+                kT + std::vector<std::string>{"--space", "TSM=16", "--space", "TSM=32"},
+                {"--space TSM is given twice"}},
+        BadTune{"SpaceAndDefine",
+                kT + std::vector<std::string>{"--space", "TSM=16,32", "-D", "TSM=64"},
+                {"--space TSM conflicts with -D TSM"}},
+        BadTune{"DefineNotInteger",
+                kT + std::vector<std::string>{"-D", "TSM=wide"},
+                {"TSM=wide", "must be an integer"}},
+        BadTune{
+            "NothingFits",
+            kT + std::vector<std::string>{"--space", "TSK=100000", "-D", "TSM=64", "-D", "TSN=64"},
+            {"none of the", "local memory"}},
+        BadTune{"Compare",
+                kT + std::vector<std::string>{"--compare", "clblast"},
+                {"--compare does not apply to clgemm tune"}},
+        BadTune{"Sizes",
+                {"tune", "--kernel", "regtile2d", "--sizes", "32,64"},
+                {"--sizes does not apply to clgemm tune"}},
+        BadTune{"NoCheck",
+                kT + std::vector<std::string>{"--no-check"},
+                {"--no-check does not apply to clgemm tune"}},
+        BadTune{"InputA",
+                kT + std::vector<std::string>{"--input-a", "a.npy"},
+                {"--input-a does not apply to clgemm tune"}},
+        BadTune{"Threads",
+                kT + std::vector<std::string>{"--threads", "2"},
+                {"--threads does not apply to clgemm tune"}},
+        BadTune{"SizeAndM",
+                {"tune", "--kernel", "regtile2d", "--size", "32", "-m", "8"},
+                {"--size conflicts with -m"}},
+        BadTune{"BudgetOnARun",
+                {"--kernel", "regtile2d", "--size", "32", "--budget", "5"},
+                {"--budget does not apply to a benchmark run"}},
+        BadTune{"SpaceOnARun",
+                {"--kernel", "regtile2d", "--space", "TSM=16"},
+                {"--space does not apply to a benchmark run"}},
+        BadTune{"StrategyOnPeak",
+                {"peak", "--strategy", "full"},
+                {"--strategy does not apply to clgemm peak"}},
+        BadTune{"TimeOnPeak", {"peak", "--time", "3"}, {"--time does not apply to clgemm peak"}},
+        BadTune{
+            "FormatBogus", kT + std::vector<std::string>{"--format", "xml"}, {"--format 'xml'"}}),
+    [](const ::testing::TestParamInfo<BadTune>& info) { return info.param.name; });
+
+TEST(Tune, AStoreThatCannotBeWrittenIsRefusedBeforeSearching) {
+  TempDir dir;
+  writeText(dir.file("file"), "not a folder");
+  const auto r =
+      runClgemm({"tune", "--kernel", "regtile2d", "--size", "32", "--store", dir.file("file")});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--store: cannot create the store folder"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("evaluating"), std::string::npos) << "it started searching: " << r.err;
+}
+
+TEST(Tune, AnUnwritableOutFileIsRefusedAndNothingIsLeft) {
+  TempDir store;
+  const auto r = runClgemm(tune(
+      store, kTinySpace + std::vector<std::string>{"--out", store.file("missing/dir/report.txt")}));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--out"), std::string::npos) << r.err;
+  EXPECT_TRUE(filesIn(store.path() + "/params").empty());
+}
+
+TEST(Tune, TheReportGoesToOutAsCsvWithAColumnPerParameter) {
+  TempDir store;
+  const auto r =
+      runClgemm(tune(store, kTinySpace + std::vector<std::string>{"--format", "csv", "--out",
+                                                                  store.file("t.csv")}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(r.out.empty());
+  const std::string csv = readText(store.file("t.csv"));
+  EXPECT_EQ(csv.rfind("variant,device,driver,date,m,n,k,alpha,beta,TSM,TSN,TSK,WPTM,WPTN,PAD,rank,"
+                      "status,gflops",
+                      0),
+            0u)
+      << csv;
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 5);
+}
+
+TEST(Tune, TheTimeBudgetStopsTheSearch) {
+  TempDir store;
+  const auto began = std::chrono::steady_clock::now();
+  const auto r = runClgemm(tune(store, {"--kernel", "regtile2d", "--size", "64", "--time", "2",
+                                        "--reps", "1", "--format", "json", "--progress", "off"}));
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json doc = parse(r);
+  EXPECT_GE(doc["candidates"].size(), 1u);
+  EXPECT_LT(doc["candidates"].size(), doc["space"]["valid"].get<std::size_t>());
+  // The last candidate may start just before the limit; none starts after it.
+  EXPECT_LT(doc["seconds"].get<double>(), 2.0 + 30.0);
+  EXPECT_LT(seconds, 120.0);
+}
+
+}  // namespace

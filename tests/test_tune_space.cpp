@@ -1,0 +1,338 @@
+// The tuner's parts that need no device: the search space a kernel's registry entry and a device's
+// limits give, the three search strategies, and the per-candidate cache that makes a search
+// resumable. The device here is a description (limits only); the end-to-end tests in test_tune run
+// the real thing on pocl.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "errors.hpp"
+#include "kernels.hpp"
+#include "run_clgemm.hpp"
+#include "tune_cache.hpp"
+#include "tune_search.hpp"
+#include "tune_space.hpp"
+
+namespace {
+
+using clgemm::Config;
+using clgemm::TuneSpace;
+using clgemm_test::readText;
+using clgemm_test::TempDir;
+using clgemm_test::writeText;
+
+const clgemm::Variant& variantNamed(const std::string& name) {
+  for (const auto& v : clgemm::variants())
+    if (v.name == name) return v;
+  throw std::runtime_error("no variant " + name);
+}
+
+// A small GPU: 256 work-items per group, 16 KiB of local memory.
+clgemm::DeviceInfo smallDevice() {
+  clgemm::DeviceInfo d;
+  d.name = "Small GPU";
+  d.driver_version = "1.0";
+  d.max_work_group_size = 256;
+  d.max_work_item_sizes = {256, 256, 256};
+  d.local_mem_bytes = 16384;
+  return d;
+}
+
+const clgemm::Shape kSize{512, 512, 512};
+
+Config defaultsOf(const clgemm::Variant& v) {
+  Config c;
+  for (const auto& p : v.params) c.push_back(p.default_value);
+  return c;
+}
+
+TEST(TuneSpace, EveryOpenClKernelDeclaresASpaceItsDefaultsLieIn) {
+  for (const auto& v : clgemm::variants()) {
+    if (v.backend != clgemm::Backend::kOpenCl) continue;
+    for (const auto& p : v.params) {
+      EXPECT_GE(p.candidates.size(), 2u) << v.name << " " << p.name;
+      EXPECT_TRUE(std::is_sorted(p.candidates.begin(), p.candidates.end())) << v.name;
+    }
+    clgemm::DeviceInfo big = smallDevice();
+    big.max_work_group_size = 1024;
+    big.max_work_item_sizes = {1024, 1024, 1024};
+    big.local_mem_bytes = 49152;
+    const TuneSpace space = clgemm::buildTuneSpace(v, big, kSize, {}, {}, defaultsOf(v));
+    EXPECT_GT(space.valid.size(), 1u) << v.name;
+    EXPECT_TRUE(space.find(defaultsOf(v)).has_value()) << v.name << ": defaults not valid";
+  }
+}
+
+TEST(TuneSpace, ValidConfigurationsKeepEveryLimitAndTheRestAreCounted) {
+  const auto& v = variantNamed("regtile2d");
+  const auto device = smallDevice();
+  const TuneSpace space = clgemm::buildTuneSpace(v, device, kSize, {}, {}, defaultsOf(v));
+  std::uint64_t total = 1;
+  for (const auto& values : space.values) total *= values.size();
+  EXPECT_EQ(space.total, total);
+  std::size_t excluded = 0;
+  std::set<std::string> kinds;
+  for (const auto& e : space.excluded) {
+    excluded += e.count;
+    kinds.insert(e.kind);
+    EXPECT_FALSE(e.example.empty());
+  }
+  EXPECT_EQ(space.valid.size() + excluded, space.total);
+  EXPECT_TRUE(kinds.count("work-group size")) << "e.g. 128x128 tiles of 1x1 per work-item";
+  EXPECT_TRUE(kinds.count("local memory")) << "e.g. TSK=32 with 128-wide tiles";
+  ASSERT_FALSE(space.valid.empty());
+  EXPECT_TRUE(std::is_sorted(space.valid.begin(), space.valid.end()));
+  for (const Config& c : space.valid) {
+    const auto d = clgemm::configDefines(v, space, c, {});
+    EXPECT_TRUE(v.constraints(d).empty()) << space.describe(c);
+    const auto shape = v.shape(d, kSize.m, kSize.n);
+    EXPECT_LE(shape.local[0] * shape.local[1], device.max_work_group_size) << space.describe(c);
+    EXPECT_LE(v.local_mem_bytes(d), device.local_mem_bytes) << space.describe(c);
+  }
+}
+
+TEST(TuneSpace, ConstraintsOfTheKernelPrune) {
+  // best needs its float4 loads to divide among the work-items: some combinations break that.
+  const auto& v = variantNamed("best");
+  clgemm::DeviceInfo device = smallDevice();
+  device.max_work_group_size = 1024;
+  device.max_work_item_sizes = {1024, 1024, 1024};
+  device.local_mem_bytes = 1 << 20;
+  const TuneSpace space = clgemm::buildTuneSpace(v, device, kSize, {}, {}, defaultsOf(v));
+  const auto it =
+      std::find_if(space.excluded.begin(), space.excluded.end(),
+                   [](const TuneSpace::Exclusion& e) { return e.kind == "constraints"; });
+  ASSERT_NE(it, space.excluded.end());
+  EXPECT_NE(it->example.find("best: "), std::string::npos) << it->example;
+}
+
+TEST(TuneSpace, DefinesFixAndSpaceOverridesReplaceValues) {
+  const auto& v = variantNamed("regtile2d");
+  const TuneSpace space = clgemm::buildTuneSpace(
+      v, smallDevice(), kSize, {{"TSK", "8"}, {"EXTRA", "1"}},
+      {clgemm::parseSpaceOverride("TSM=32,16"), clgemm::parseSpaceOverride("PAD=0")},
+      defaultsOf(v));
+  EXPECT_EQ(space.values[0], (std::vector<int>{16, 32}));  // TSM, sorted
+  EXPECT_EQ(space.values[2], (std::vector<int>{8}));       // TSK held by -D
+  EXPECT_EQ(space.values[5], (std::vector<int>{0}));       // PAD
+  for (const Config& c : space.valid) {
+    EXPECT_EQ(c[2], 8);
+    EXPECT_TRUE(c[0] == 16 || c[0] == 32);
+  }
+  // The user's other defines reach the compiler with every configuration.
+  const auto d = clgemm::configDefines(v, space, space.valid.front(), {{"EXTRA", "1"}});
+  EXPECT_NE(d.compilerOptions().find("-D EXTRA=1"), std::string::npos);
+}
+
+TEST(TuneSpace, TheStartingValuesJoinTheCandidates) {
+  const auto& v = variantNamed("regtile2d");
+  Config start = defaultsOf(v);
+  start[0] = 48;  // TSM=48 is no registry candidate
+  const TuneSpace space = clgemm::buildTuneSpace(v, smallDevice(), kSize, {}, {}, start);
+  EXPECT_TRUE(std::count(space.values[0].begin(), space.values[0].end(), 48));
+  EXPECT_TRUE(space.find(start).has_value());
+}
+
+void expectUsageError(const std::function<void()>& f, const std::string& needle) {
+  try {
+    f();
+    ADD_FAILURE() << "no error; expected one naming " << needle;
+  } catch (const clgemm::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+  }
+}
+
+TEST(TuneSpace, BadOverridesAreUsageErrors) {
+  const auto& v = variantNamed("regtile2d");
+  const auto device = smallDevice();
+  expectUsageError([] { clgemm::parseSpaceOverride("TSM"); }, "NAME=V1,V2");
+  expectUsageError([] { clgemm::parseSpaceOverride("=1"); }, "NAME=V1,V2");
+  expectUsageError([] { clgemm::parseSpaceOverride("TSM="); }, "lists no values");
+  expectUsageError([] { clgemm::parseSpaceOverride("TSM=16,x"); }, "'x' is not an integer");
+  expectUsageError([] { clgemm::parseSpaceOverride("TSM=16,,32"); }, "'' is not an integer");
+  expectUsageError(
+      [&] {
+        clgemm::buildTuneSpace(v, device, kSize, {}, {clgemm::parseSpaceOverride("BOGUS=1")}, {});
+      },
+      "regtile2d has no parameter BOGUS; its parameters: TSM, TSN");
+  expectUsageError(
+      [&] {
+        clgemm::buildTuneSpace(v, device, kSize, {{"TSM", "32"}},
+                               {clgemm::parseSpaceOverride("TSM=16")}, {});
+      },
+      "--space TSM conflicts with -D TSM");
+  expectUsageError(
+      [&] {
+        clgemm::buildTuneSpace(v, device, kSize, {{"TSM", "big"}}, {}, {});
+      },
+      "TSM must be an integer");
+  std::vector<clgemm::SpaceOverride> huge;
+  for (const char* name : {"TSM", "TSN", "TSK", "WPTM"}) {
+    clgemm::SpaceOverride o{name, {}};
+    for (int i = 1; i <= 50; ++i) o.values.push_back(i);
+    huge.push_back(o);
+  }
+  expectUsageError([&] { clgemm::buildTuneSpace(v, device, kSize, {}, huge, {}); },
+                   "narrow it with --space or -D");
+}
+
+// A space of 3 parameters with 8 values each, all valid.
+TuneSpace gridSpace() {
+  TuneSpace space;
+  space.names = {"A", "B", "C"};
+  space.values = {{1, 2, 3, 4, 5, 6, 7, 8}, {1, 2, 3, 4, 5, 6, 7, 8}, {1, 2, 3, 4, 5, 6, 7, 8}};
+  for (int a = 1; a <= 8; ++a)
+    for (int b = 1; b <= 8; ++b)
+      for (int c = 1; c <= 8; ++c) space.valid.push_back({a, b, c});
+  space.total = space.valid.size();
+  return space;
+}
+
+std::vector<std::size_t> drain(clgemm::TuneSearch& search, std::size_t limit,
+                               const std::function<double(std::size_t)>& score) {
+  std::vector<std::size_t> seen;
+  while (seen.size() < limit) {
+    const auto i = search.next();
+    if (!i) break;
+    search.record(*i, score(*i));
+    seen.push_back(*i);
+  }
+  return seen;
+}
+
+TEST(TuneSearch, EveryStrategyStartsAtTheStartAndNeverRepeats) {
+  const TuneSpace space = gridSpace();
+  const std::size_t start = 100;
+  for (auto strategy : {clgemm::TuneStrategy::kFull, clgemm::TuneStrategy::kRandom,
+                        clgemm::TuneStrategy::kAnneal}) {
+    auto search = clgemm::makeTuneSearch(strategy, space, start, space.valid.size(), 7);
+    const auto seen = drain(*search, 10000, [](std::size_t i) { return double(i % 13); });
+    ASSERT_EQ(seen.size(), space.valid.size()) << clgemm::strategyName(strategy);
+    EXPECT_EQ(seen.front(), start) << clgemm::strategyName(strategy);
+    EXPECT_EQ(std::set<std::size_t>(seen.begin(), seen.end()).size(), seen.size())
+        << clgemm::strategyName(strategy) << " proposed a configuration twice";
+  }
+}
+
+TEST(TuneSearch, OrdersAreDeterministicPerSeed) {
+  const TuneSpace space = gridSpace();
+  auto score = [](std::size_t i) { return double((i * 7919) % 101); };
+  for (auto strategy : {clgemm::TuneStrategy::kRandom, clgemm::TuneStrategy::kAnneal}) {
+    auto a = clgemm::makeTuneSearch(strategy, space, std::nullopt, 40, 1);
+    auto b = clgemm::makeTuneSearch(strategy, space, std::nullopt, 40, 1);
+    auto c = clgemm::makeTuneSearch(strategy, space, std::nullopt, 40, 2);
+    const auto seen_a = drain(*a, 40, score), seen_b = drain(*b, 40, score);
+    EXPECT_EQ(seen_a, seen_b) << clgemm::strategyName(strategy);
+    EXPECT_NE(seen_a, drain(*c, 40, score)) << clgemm::strategyName(strategy);
+  }
+  auto full = clgemm::makeTuneSearch(clgemm::TuneStrategy::kFull, space, std::nullopt, 5, 1);
+  EXPECT_EQ(drain(*full, 5, score), (std::vector<std::size_t>{0, 1, 2, 3, 4}));
+}
+
+TEST(TuneSearch, AnnealingClimbsToTheOptimumOfASmoothScore) {
+  const TuneSpace space = gridSpace();
+  // One peak at A=6 B=3 C=7, falling off with the distance: annealing from the far corner should
+  // walk there well within a fifth of the space, where a random order expects to need half of it.
+  auto score = [&](std::size_t i) {
+    const Config& c = space.valid[i];
+    const double d = std::abs(c[0] - 6) + std::abs(c[1] - 3) + std::abs(c[2] - 7);
+    return 1000.0 / (1.0 + d);
+  };
+  const std::size_t budget = 100;
+  auto search = clgemm::makeTuneSearch(clgemm::TuneStrategy::kAnneal, space, space.find({1, 8, 1}),
+                                       budget, 42);
+  const auto seen = drain(*search, budget, score);
+  const Config peak = {6, 3, 7};
+  EXPECT_TRUE(std::count(seen.begin(), seen.end(), *space.find(peak)))
+      << "annealing did not reach the peak in " << budget << " steps";
+}
+
+TEST(TuneSearch, AutoIsFullWhenTheBudgetCoversTheSpace) {
+  const TuneSpace space = gridSpace();
+  auto search = clgemm::makeTuneSearch(clgemm::TuneStrategy::kAuto, space, std::nullopt, 10000, 3);
+  EXPECT_EQ(drain(*search, 3, [](std::size_t) { return 1.0; }),
+            (std::vector<std::size_t>{0, 1, 2}));
+}
+
+clgemm::CandidateResult okResult(Config c, double gflops) {
+  clgemm::CandidateResult r;
+  r.config = std::move(c);
+  r.status = "ok";
+  r.gflops = gflops;
+  r.ms_median = 1.0;
+  r.ms_min = 0.9;
+  r.err_ratio = 0.5;
+  r.registers = 40;
+  return r;
+}
+
+TEST(TuneCache, AppendedResultsReadBack) {
+  TempDir dir;
+  const std::string path = dir.file("c.jsonl");
+  {
+    clgemm::TuneCache cache(path, {"A", "B"});
+    EXPECT_EQ(cache.size(), 0u);
+    cache.append(okResult({1, 2}, 10.0));
+    clgemm::CandidateResult bad;
+    bad.config = {3, 4};
+    bad.status = "invalid";
+    bad.reason = "build failed";
+    cache.append(bad);
+    EXPECT_NE(cache.find({1, 2}), nullptr);
+  }
+  clgemm::TuneCache again(path, {"A", "B"});
+  ASSERT_EQ(again.size(), 2u);
+  const auto* ok = again.find({1, 2});
+  ASSERT_NE(ok, nullptr);
+  EXPECT_EQ(ok->status, "ok");
+  EXPECT_DOUBLE_EQ(*ok->gflops, 10.0);
+  EXPECT_EQ(*ok->registers, 40);
+  EXPECT_TRUE(ok->from_cache);
+  const auto* invalid = again.find({3, 4});
+  ASSERT_NE(invalid, nullptr);
+  EXPECT_EQ(invalid->status, "invalid");
+  EXPECT_EQ(invalid->reason, "build failed");
+  EXPECT_EQ(again.find({2, 1}), nullptr);
+}
+
+TEST(TuneCache, ALineCutShortIsLostAndTheRestStay) {
+  TempDir dir;
+  const std::string path = dir.file("c.jsonl");
+  {
+    clgemm::TuneCache cache(path, {"A"});
+    cache.append(okResult({1}, 10.0));
+    cache.append(okResult({2}, 20.0));
+  }
+  // A kill in the middle of a write leaves half a line at the end.
+  std::string text = readText(path);
+  writeText(path, text + text.substr(0, text.size() / 3));
+  {
+    clgemm::TuneCache cache(path, {"A"});
+    EXPECT_EQ(cache.size(), 2u);
+    cache.append(okResult({3}, 30.0));  // goes on its own line after the broken one
+  }
+  clgemm::TuneCache again(path, {"A"});
+  EXPECT_EQ(again.size(), 3u);
+  ASSERT_NE(again.find({3}), nullptr);
+  EXPECT_DOUBLE_EQ(*again.find({3})->gflops, 30.0);
+  // Lines for other parameter names (another kernel's) do not count.
+  clgemm::TuneCache other(path, {"B"});
+  EXPECT_EQ(other.size(), 0u);
+}
+
+TEST(TuneCache, AnUnwritableCacheIsAUsageErrorNamingStore) {
+  clgemm::TuneCache cache("/proc/clgemm-no-such-dir/c.jsonl", {"A"});
+  expectUsageError([&] { cache.append(okResult({1}, 1.0)); }, "--store");
+}
+
+TEST(TuneCache, FileNamesKeyTheSearch) {
+  const std::string a = clgemm::tuneCacheFileName("GPU X", "best", {512, 512, 512}, "key1");
+  EXPECT_EQ(a.rfind("gpu-x-best-512-", 0), 0u) << a;
+  EXPECT_EQ(a.size(), std::string("gpu-x-best-512-").size() + 16 + 6);
+  EXPECT_NE(a, clgemm::tuneCacheFileName("GPU X", "best", {512, 512, 512}, "key2"));
+  EXPECT_EQ(a, clgemm::tuneCacheFileName("GPU X", "best", {512, 512, 512}, "key1"));
+}
+
+}  // namespace
