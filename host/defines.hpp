@@ -29,6 +29,9 @@ struct ResolvedDefine {
   // "cli", "store" (the user's store, written by clgemm tune), "data" (an entry shipped in
   // data/params), "problem" or "default"
   std::string source;
+
+  // Whether the value came from a tuned entry (the user's store or data/params).
+  bool fromTunedEntry() const { return source == "store" || source == "data"; }
 };
 
 class ResolvedDefines {

@@ -5,7 +5,6 @@
 #include <nlohmann/json.hpp>
 
 #include "param_store.hpp"
-#include "user_store.hpp"
 
 namespace clgemm {
 namespace {
@@ -54,10 +53,7 @@ std::optional<DevicePeak> findDevicePeak(const std::vector<std::string>& dirs,
 
 std::vector<std::string> peakDirs(const std::string& store_option,
                                   const std::string& kernels_origin) {
-  std::vector<std::string> dirs = dataDirs(kernels_origin, "peaks");
-  const std::string user = userStoreSubdir(userStoreDir(store_option), "peaks");
-  if (!user.empty()) dirs.insert(dirs.begin(), user);
-  return dirs;
+  return storeThenDataDirs(store_option, kernels_origin, "peaks").dirs;
 }
 
 double rooflineBound(const DevicePeak& peak, double intensity) {

@@ -574,12 +574,17 @@ std::vector<std::string> splitList(const std::string& list) {
 
 }  // namespace
 
-void checkConstraints(const Variant& variant, const ResolvedDefines& defines) {
+std::optional<std::string> constraintViolations(const Variant& variant,
+                                                const ResolvedDefines& defines) {
   const auto violations = variant.constraints(defines);
-  if (violations.empty()) return;
+  if (violations.empty()) return std::nullopt;
   std::string message = variant.name + ": ";
   for (std::size_t i = 0; i < violations.size(); ++i) message += (i ? "; " : "") + violations[i];
-  throw UsageError(message);
+  return message;
+}
+
+void checkConstraints(const Variant& variant, const ResolvedDefines& defines) {
+  if (const auto message = constraintViolations(variant, defines)) throw UsageError(*message);
 }
 
 std::vector<const Variant*> parseVariantList(const std::string& list) {

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -75,7 +76,11 @@ struct Variant {
   bool needsOpenCl() const { return backend == Backend::kOpenCl || backend == Backend::kClblast; }
 };
 
-// Throws a usage error listing every violated constraint of the variant with these defines.
+// "variant: first violation; second ...", or nothing when these defines keep every constraint.
+std::optional<std::string> constraintViolations(const Variant& variant,
+                                                const ResolvedDefines& defines);
+
+// Throws constraintViolations' message as a usage error.
 void checkConstraints(const Variant& variant, const ResolvedDefines& defines);
 
 // Every variant: the OpenCL kernels in ladder order (naive-global first, best last), the CPU paths,

@@ -247,9 +247,6 @@ Options parseOptions(int argc, const char* const argv[]) {
     if (!result.count("reps")) o.reps = 5;
     if (!result.count("kernel") && !result.count("help") && !result.count("list"))
       throw UsageError("clgemm tune needs --kernel NAME: the kernel whose parameters to search");
-    if (result.count("kernel") && o.kernels.find(',') != std::string::npos)
-      throw UsageError("clgemm tune searches one kernel at a time; --kernel '" + o.kernels +
-                       "' names several");
   }
   if (result.count("budget")) o.budget = parseAtLeast("--budget", text("budget"), 1);
   if (result.count("time")) o.time_limit = parseSeconds("--time", text("time"));

@@ -3,7 +3,7 @@
 namespace clgemm {
 
 VariantParams resolveVariantParams(const Variant& variant, const std::vector<UserDefine>& user,
-                                   const ParamDirs& dirs, const DeviceInfo& device,
+                                   const SearchDirs& dirs, const DeviceInfo& device,
                                    const Shape& size, std::vector<std::string>* warnings) {
   TunedEntry tuned;
   if (!findTunedEntry(dirs.dirs, device.name, device.driver_version, variant.name, size, tuned,

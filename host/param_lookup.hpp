@@ -23,7 +23,7 @@ struct VariantParams {
 
 // Tuned entries that cannot be read are skipped with a note on `warnings`.
 VariantParams resolveVariantParams(const Variant& variant, const std::vector<UserDefine>& user,
-                                   const ParamDirs& dirs, const DeviceInfo& device,
+                                   const SearchDirs& dirs, const DeviceInfo& device,
                                    const Shape& size, std::vector<std::string>* warnings);
 
 }  // namespace clgemm

@@ -66,10 +66,11 @@ std::vector<std::string> dataDirs(const std::string& kernels_origin, const std::
   return dirs;
 }
 
-ParamDirs paramDirs(const std::string& store_option, const std::string& kernels_origin) {
-  ParamDirs p;
-  p.dirs = dataDirs(kernels_origin, "params");
-  const std::string user = userStoreSubdir(userStoreDir(store_option), "params");
+SearchDirs storeThenDataDirs(const std::string& store_option, const std::string& kernels_origin,
+                             const std::string& sub) {
+  SearchDirs p;
+  p.dirs = dataDirs(kernels_origin, sub);
+  const std::string user = userStoreSubdir(userStoreDir(store_option), sub);
   if (!user.empty()) {
     p.dirs.insert(p.dirs.begin(), user);
     p.store_dirs = 1;

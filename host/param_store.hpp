@@ -31,13 +31,18 @@ struct TunedEntry {
 // in use, beside the executable, the source tree clgemm was built from.
 std::vector<std::string> dataDirs(const std::string& kernels_origin, const std::string& sub);
 
-// Where tuned parameters are looked for, first folder with a match wins: the user's store when one
-// can be named (`store_dirs` is then 1), then data/params.
-struct ParamDirs {
+// Where entries of one kind (`sub`: params, peaks) are looked for, first folder with a match wins:
+// the user's store/<sub> when a store can be named (`store_dirs` is then 1), then data/<sub> as
+// dataDirs lists them.
+struct SearchDirs {
   std::vector<std::string> dirs;
   std::size_t store_dirs = 0;  // how many of `dirs`, from the front, are the user's store
 };
-ParamDirs paramDirs(const std::string& store_option, const std::string& kernels_origin);
+SearchDirs storeThenDataDirs(const std::string& store_option, const std::string& kernels_origin,
+                             const std::string& sub);
+inline SearchDirs paramDirs(const std::string& store_option, const std::string& kernels_origin) {
+  return storeThenDataDirs(store_option, kernels_origin, "params");
+}
 
 // The .json files directly in `dir`, sorted so that a choice among equal entries is deterministic;
 // none when it is not a readable directory.

@@ -14,6 +14,8 @@ struct Problem {
   std::vector<float> c0;  // m x n: C before the product; empty when beta == 0 and none was given
 
   double flops() const { return 2.0 * double(m) * double(n) * double(k); }
+  // GFLOP/s of one product that took `ms` milliseconds.
+  double gflopsAt(double ms) const { return flops() / (ms * 1e-3) * 1e-9; }
 };
 
 // Fills A and B (and C0 when beta != 0) with uniform values in [-1, 1) from a fixed-seed generator,

@@ -5,7 +5,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "json_or_null.hpp"
 #include "result_check.hpp"
+#include "size_list.hpp"
 #include "text_table.hpp"
 #include "verify.hpp"
 
@@ -17,7 +19,7 @@ std::string definesText(const ResultRow& row, bool mark_user) {
   for (const auto& d : row.defines) {
     out += (out.empty() ? "" : " ") + d.name + "=" + d.value;
     if (mark_user && d.source == "cli") out += "*";
-    if (mark_user && (d.source == "data" || d.source == "store")) out += "+";
+    if (mark_user && d.fromTunedEntry()) out += "+";
   }
   return out;
 }
@@ -102,7 +104,7 @@ void writeSizeTables(std::ostream& out, const RunInfo& run, const std::vector<Re
   if (any_user) out << "(* set with -D on the command line)\n";
   for (const auto& r : rows) {
     bool tuned = false;
-    for (const auto& d : r.defines) tuned = tuned || d.source == "data" || d.source == "store";
+    for (const auto& d : r.defines) tuned = tuned || d.fromTunedEntry();
     if (tuned)
       out << "(+ " << r.variant << ": tuned for this device, from " << r.params_file << ")\n";
   }
@@ -111,9 +113,7 @@ void writeSizeTables(std::ostream& out, const RunInfo& run, const std::vector<Re
   writeResourceTable(out, run, rows);
 }
 
-std::string sizeText(const ResultRow& r) {
-  return "M=" + std::to_string(r.m) + " N=" + std::to_string(r.n) + " K=" + std::to_string(r.k);
-}
+std::string sizeText(const ResultRow& r) { return shapeDims(Shape{r.m, r.n, r.k}); }
 
 bool sameSize(const ResultRow& a, const ResultRow& b) {
   return a.m == b.m && a.n == b.n && a.k == b.k;
@@ -273,14 +273,6 @@ void writeCsv(std::ostream& out, const RunInfo& run, const std::vector<ResultRow
   }
 }
 
-nlohmann::json optionalNumber(std::optional<double> value) {
-  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-}
-
-nlohmann::json optionalInt(std::optional<int> value) {
-  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-}
-
 nlohmann::json figuresJson(const std::optional<KernelFigures>& f) {
   if (!f) return nullptr;
   nlohmann::json occupancy = nullptr;
@@ -294,8 +286,8 @@ nlohmann::json figuresJson(const std::optional<KernelFigures>& f) {
           {"wg_multiple", f->preferred_multiple},
           {"local_mem_bytes", f->local_bytes},
           {"private_mem_bytes", f->private_bytes},
-          {"registers", optionalInt(f->registers)},
-          {"spill_bytes", optionalInt(f->spill_bytes)},
+          {"registers", jsonOrNull(f->registers)},
+          {"spill_bytes", jsonOrNull(f->spill_bytes)},
           {"occupancy", occupancy}};
 }
 
@@ -342,18 +334,18 @@ void writeJson(std::ostream& out, const RunInfo& run, const std::vector<ResultRo
          {"params_file", r.params_file},
          {"warmup", run.warmup},
          {"reps", run.reps},
-         {"ms_median", optionalNumber(r.ms_median)},
-         {"ms_min", optionalNumber(r.ms_min)},
-         {"gflops", optionalNumber(r.gflops)},
-         {"pct_peak", optionalNumber(percentOfPeak(run, r))},
-         {"vs_clblast", optionalNumber(r.vs_clblast)},
-         {"vs_openblas", optionalNumber(r.vs_openblas)},
-         {"vs_naive", optionalNumber(r.vs_naive)},
-         {"err_ratio", optionalNumber(r.err_ratio)},
+         {"ms_median", jsonOrNull(r.ms_median)},
+         {"ms_min", jsonOrNull(r.ms_min)},
+         {"gflops", jsonOrNull(r.gflops)},
+         {"pct_peak", jsonOrNull(percentOfPeak(run, r))},
+         {"vs_clblast", jsonOrNull(r.vs_clblast)},
+         {"vs_openblas", jsonOrNull(r.vs_openblas)},
+         {"vs_naive", jsonOrNull(r.vs_naive)},
+         {"err_ratio", jsonOrNull(r.err_ratio)},
          {"check", r.check},
          {"resources", figuresJson(r.figures)},
-         {"intensity", optionalNumber(r.intensity)},
-         {"roofline_gflops", optionalNumber(r.roofline_gflops)},
+         {"intensity", jsonOrNull(r.intensity)},
+         {"roofline_gflops", jsonOrNull(r.roofline_gflops)},
          {"status", r.status},
          {"message", r.message}});
   }

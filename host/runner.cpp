@@ -97,7 +97,7 @@ std::vector<const Variant*> chooseVariants(const Options& o) {
 }
 
 Planned plan(const Variant& v, const Options& o, ClSession* session, const Problem& problem,
-             int threads, const ParamDirs& param_dirs, std::ostream& err) {
+             int threads, const SearchDirs& param_dirs, std::ostream& err) {
   Planned p{&v, std::nullopt, "", nullptr, ""};
   if (!backendBuilt(v.backend)) {
     p.skip_reason = "not built: " + v.name +
@@ -107,19 +107,17 @@ Planned plan(const Variant& v, const Options& o, ClSession* session, const Probl
   }
   // OpenCL kernels take tuned parameters for this device from the user's store or data/params
   // where an entry exists.
-  std::optional<ResolvedDefines> resolved;
   if (v.backend == Backend::kOpenCl) {
     std::vector<std::string> warnings;
     VariantParams params = resolveVariantParams(v, o.defines, param_dirs, session->info(),
                                                 Shape{problem.m, problem.n, problem.k}, &warnings);
     for (const auto& w : warnings) err << "clgemm: note: " << w << "\n";
-    resolved = std::move(params.defines);
+    p.defines = std::move(params.defines);
     p.tuned_file = params.tuned_file;
   } else {
-    resolved.emplace(v.params, o.defines);
+    p.defines.emplace(v.params, o.defines);
   }
-  const ResolvedDefines& defines = *resolved;
-  p.defines = defines;
+  const ResolvedDefines& defines = *p.defines;
   switch (v.backend) {
     case Backend::kOpenCl:
       p.runner = makeClKernelRunner(v, defines, *session, problem, o.cl_options,
@@ -174,7 +172,7 @@ ResultRow runAndVerify(Planned& p, const Options& o, const Problem& problem,
     const Timings t = p.runner->run(o.warmup, o.reps, result);
     row.ms_median = t.median();
     row.ms_min = t.min();
-    row.gflops = problem.flops() / (t.median() * 1e-3) * 1e-9;
+    row.gflops = problem.gflopsAt(t.median());
     if (check) {
       const Verification v = (*check)(result);
       row.check = check->kind();
@@ -228,10 +226,9 @@ struct SizeOutcome {
 // Builds every variant for this problem, verifies and times them in order.
 SizeOutcome runSize(const Problem& problem, const std::vector<const Variant*>& chosen,
                     const Options& o, std::optional<ClSession>& session, int threads,
-                    const ParamDirs& param_dirs, const std::optional<DevicePeak>& peak,
+                    const SearchDirs& param_dirs, const std::optional<DevicePeak>& peak,
                     bool write_output, Progress& progress, std::ostream& err) {
-  const std::string size = "M=" + std::to_string(problem.m) + " N=" + std::to_string(problem.n) +
-                           " K=" + std::to_string(problem.k);
+  const std::string size = shapeDims(Shape{problem.m, problem.n, problem.k});
   // Every variant is checked and built before any runs, so a bad define fails in seconds.
   progress.note(size + ": building kernels");
   std::vector<Planned> planned;
@@ -298,7 +295,7 @@ int runBenchmark(const Options& o, std::ostream& out, std::ostream& err) {
   std::optional<ClSession> session;
   if (device) session.emplace(*device, source);
 
-  const ParamDirs param_dirs = paramDirs(o.store, source.origin);
+  const SearchDirs param_dirs = paramDirs(o.store, source.origin);
   std::optional<DevicePeak> peak;
   if (device) {
     std::vector<std::string> warnings;

@@ -87,4 +87,8 @@ std::string shapeText(const Shape& s) {
   return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
 }
 
+std::string shapeDims(const Shape& s) {
+  return "M=" + std::to_string(s.m) + " N=" + std::to_string(s.n) + " K=" + std::to_string(s.k);
+}
+
 }  // namespace clgemm

@@ -23,4 +23,7 @@ std::vector<Shape> parseSizeList(const std::string& text);
 // "4096" for a square shape, "8192x8192x256" otherwise.
 std::string shapeText(const Shape& shape);
 
+// "M=8192 N=8192 K=256", for reports and progress lines.
+std::string shapeDims(const Shape& shape);
+
 }  // namespace clgemm

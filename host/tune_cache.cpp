@@ -10,14 +10,11 @@
 #include <nlohmann/json.hpp>
 
 #include "errors.hpp"
+#include "json_or_null.hpp"
 #include "user_store.hpp"
 
 namespace clgemm {
 namespace {
-
-nlohmann::json optionalNumber(const std::optional<double>& v) {
-  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
-}
 
 std::optional<double> numberOrNothing(const nlohmann::json& doc, const char* key) {
   if (!doc.contains(key) || doc.at(key).is_null()) return std::nullopt;
@@ -71,17 +68,11 @@ const CandidateResult* TuneCache::find(const Config& config) const {
 }
 
 void TuneCache::append(const CandidateResult& result) {
-  nlohmann::json defines = nlohmann::json::object();
-  for (std::size_t i = 0; i < names_.size(); ++i) defines[names_[i]] = result.config[i];
   const nlohmann::json doc = {
-      {"defines", defines},
-      {"status", result.status},
-      {"gflops", optionalNumber(result.gflops)},
-      {"ms_median", optionalNumber(result.ms_median)},
-      {"ms_min", optionalNumber(result.ms_min)},
-      {"err_ratio", optionalNumber(result.err_ratio)},
-      {"registers", result.registers ? nlohmann::json(*result.registers) : nlohmann::json(nullptr)},
-      {"reason", result.reason}};
+      {"defines", namedConfig(names_, result.config)}, {"status", result.status},
+      {"gflops", jsonOrNull(result.gflops)},           {"ms_median", jsonOrNull(result.ms_median)},
+      {"ms_min", jsonOrNull(result.ms_min)},           {"err_ratio", jsonOrNull(result.err_ratio)},
+      {"registers", jsonOrNull(result.registers)},     {"reason", result.reason}};
   // A line cut short by an earlier kill is ended first, so it stays one bad line.
   const std::string line = (needs_newline_ ? "\n" : "") + doc.dump() + "\n";
   const int fd = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);

@@ -64,7 +64,7 @@ std::string briefReason(const std::string& what) {
 std::string startSource(const VariantParams& current) {
   bool tuned = false, cli = false;
   for (const auto& d : current.defines.all()) {
-    tuned = tuned || d.source == "store" || d.source == "data";
+    tuned = tuned || d.fromTunedEntry();
     cli = cli || d.source == "cli";
   }
   std::string source = tuned ? current.tuned_file : "the kernel's defaults";
@@ -101,7 +101,7 @@ CandidateResult evaluate(const Variant& v, const TuneSpace& space, const Config&
     const Timings t = runner->run(o.warmup, o.reps, c);
     r.ms_median = t.median();
     r.ms_min = t.min();
-    r.gflops = problem.flops() / (t.median() * 1e-3) * 1e-9;
+    r.gflops = problem.gflopsAt(t.median());
     const Verification verdict = check(c);
     r.err_ratio = verdict.max_ratio;
     r.status = verdict.passed ? "ok" : "FAIL";
@@ -120,16 +120,11 @@ CandidateResult evaluate(const Variant& v, const TuneSpace& space, const Config&
 
 // The winner as a store entry: the format of data/params, with the size it was tuned for.
 nlohmann::json storeEntry(const TuneSummary& t, const CandidateResult& winner) {
-  nlohmann::json defines = nlohmann::json::object();
-  for (std::size_t i = 0; i < t.space->names.size(); ++i)
-    defines[t.space->names[i]] = winner.config[i];
-  nlohmann::json start = nlohmann::json::object();
-  for (std::size_t i = 0; i < t.space->names.size(); ++i) start[t.space->names[i]] = t.start[i];
   return {{"device", t.device.name},
           {"driver", t.device.driver_version},
           {"kernel", t.variant},
           {"size", {{"m", t.size.m}, {"n", t.size.n}, {"k", t.size.k}}},
-          {"defines", defines},
+          {"defines", namedConfig(t.space->names, winner.config)},
           {"measured",
            {{"tool", "clgemm tune"},
             {"date", t.date},
@@ -143,7 +138,7 @@ nlohmann::json storeEntry(const TuneSummary& t, const CandidateResult& winner) {
             {"strategy", t.strategy},
             {"evaluated", t.results.size()},
             {"valid_configurations", t.space->valid.size()},
-            {"start", start}}}};
+            {"start", namedConfig(t.space->names, t.start)}}}};
 }
 
 }  // namespace

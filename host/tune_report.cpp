@@ -1,18 +1,14 @@
 #include "tune_report.hpp"
 
 #include <algorithm>
-#include <map>
 #include <nlohmann/json.hpp>
 
+#include "json_or_null.hpp"
 #include "result_check.hpp"
 #include "text_table.hpp"
 
 namespace clgemm {
 namespace {
-
-std::string sizeText(const Shape& s) {
-  return "M=" + std::to_string(s.m) + " N=" + std::to_string(s.n) + " K=" + std::to_string(s.k);
-}
 
 std::optional<double> startGflops(const TuneSummary& t) {
   for (const auto& r : t.results)
@@ -60,7 +56,7 @@ void writeFailures(std::ostream& out, const TuneSummary& t) {
 void writeTable(std::ostream& out, const TuneSummary& t) {
   out << "clgemm tune: " << t.variant << " on " << t.device.name << " (" << t.device.type << ", "
       << t.device.platform_name << ", driver " << t.device.driver_version << ")\n"
-      << "problem: " << sizeText(t.size) << " alpha=" << t.alpha << " beta=" << t.beta << ", "
+      << "problem: " << shapeDims(t.size) << " alpha=" << t.alpha << " beta=" << t.beta << ", "
       << t.warmup << " warm-up + " << t.reps << " timed runs per candidate, ranked by median\n"
       << spaceText(t) << "\n";
   std::size_t cached = 0;
@@ -107,10 +103,17 @@ void writeTable(std::ostream& out, const TuneSummary& t) {
   out << "cache: " << t.cache_file << "\n";
 }
 
+// Each result's rank (1 = fastest), nothing for those that did not verify.
+std::vector<std::optional<std::size_t>> ranksByResult(std::size_t results,
+                                                      const std::vector<std::size_t>& ranked) {
+  std::vector<std::optional<std::size_t>> rank_of(results);
+  for (std::size_t i = 0; i < ranked.size(); ++i) rank_of[ranked[i]] = i + 1;
+  return rank_of;
+}
+
 void writeCsv(std::ostream& out, const TuneSummary& t) {
   const auto ranked = rankCandidates(t.results);
-  std::map<std::size_t, std::size_t> rank_of;
-  for (std::size_t i = 0; i < ranked.size(); ++i) rank_of[ranked[i]] = i + 1;
+  const auto rank_of = ranksByResult(t.results.size(), ranked);
   out << "variant,device,driver,date,m,n,k,alpha,beta";
   for (const auto& name : t.space->names) out << "," << csvField(name);
   out << ",rank,status,gflops,ms_median,ms_min,vs_start,err_ratio,registers,from_cache,reason\n";
@@ -120,7 +123,7 @@ void writeCsv(std::ostream& out, const TuneSummary& t) {
         << csvField(t.device.driver_version) << "," << t.date << "," << t.size.m << "," << t.size.n
         << "," << t.size.k << "," << t.alpha << "," << t.beta;
     for (const int value : r.config) out << "," << value;
-    out << "," << (rank_of.count(i) ? std::to_string(rank_of[i]) : "") << "," << r.status << ","
+    out << "," << (rank_of[i] ? std::to_string(*rank_of[i]) : "") << "," << r.status << ","
         << fixed(r.gflops, 3) << "," << fixed(r.ms_median, 6) << "," << fixed(r.ms_min, 6) << ","
         << fixed(overStart(t, r), 4) << "," << general(r.err_ratio) << ","
         << (r.registers ? std::to_string(*r.registers) : "") << "," << (r.from_cache ? "yes" : "no")
@@ -129,19 +132,12 @@ void writeCsv(std::ostream& out, const TuneSummary& t) {
 }
 
 nlohmann::json configJson(const TuneSpace& space, const Config& config) {
-  nlohmann::json d = nlohmann::json::object();
-  for (std::size_t i = 0; i < space.names.size(); ++i) d[space.names[i]] = config[i];
-  return d;
-}
-
-nlohmann::json number(const std::optional<double>& v) {
-  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+  return namedConfig(space.names, config);
 }
 
 void writeJson(std::ostream& out, const TuneSummary& t) {
   const auto ranked = rankCandidates(t.results);
-  std::map<std::size_t, std::size_t> rank_of;
-  for (std::size_t i = 0; i < ranked.size(); ++i) rank_of[ranked[i]] = i + 1;
+  const auto rank_of = ranksByResult(t.results.size(), ranked);
   nlohmann::json excluded = nlohmann::json::array();
   for (const auto& e : t.space->excluded)
     excluded.push_back({{"kind", e.kind}, {"count", e.count}, {"example", e.example}});
@@ -171,7 +167,7 @@ void writeJson(std::ostream& out, const TuneSummary& t) {
        {{"defines", configJson(*t.space, t.start)},
         {"source", t.start_source},
         {"in_space", t.start_in_space},
-        {"gflops", number(startGflops(t))}}},
+        {"gflops", jsonOrNull(startGflops(t))}}},
       {"seconds", t.seconds},
       {"interrupted", t.interrupted},
       {"cache", t.cache_file},
@@ -181,18 +177,17 @@ void writeJson(std::ostream& out, const TuneSummary& t) {
   doc["candidates"] = nlohmann::json::array();
   for (std::size_t i = 0; i < t.results.size(); ++i) {
     const CandidateResult& r = t.results[i];
-    doc["candidates"].push_back(
-        {{"defines", configJson(*t.space, r.config)},
-         {"rank", rank_of.count(i) ? nlohmann::json(rank_of[i]) : nlohmann::json(nullptr)},
-         {"status", r.status},
-         {"gflops", number(r.gflops)},
-         {"ms_median", number(r.ms_median)},
-         {"ms_min", number(r.ms_min)},
-         {"vs_start", number(overStart(t, r))},
-         {"err_ratio", number(r.err_ratio)},
-         {"registers", r.registers ? nlohmann::json(*r.registers) : nlohmann::json(nullptr)},
-         {"from_cache", r.from_cache},
-         {"reason", r.reason}});
+    doc["candidates"].push_back({{"defines", configJson(*t.space, r.config)},
+                                 {"rank", jsonOrNull(rank_of[i])},
+                                 {"status", r.status},
+                                 {"gflops", jsonOrNull(r.gflops)},
+                                 {"ms_median", jsonOrNull(r.ms_median)},
+                                 {"ms_min", jsonOrNull(r.ms_min)},
+                                 {"vs_start", jsonOrNull(overStart(t, r))},
+                                 {"err_ratio", jsonOrNull(r.err_ratio)},
+                                 {"registers", jsonOrNull(r.registers)},
+                                 {"from_cache", r.from_cache},
+                                 {"reason", r.reason}});
   }
   out << doc.dump(2) << "\n";
 }

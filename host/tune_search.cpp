@@ -55,6 +55,7 @@ class AnnealSearch : public TuneSearch {
                std::uint64_t seed)
       : space_(space),
         seen_(space.valid.size(), false),
+        movable_(movableParams(space)),
         budget_(budget == 0 ? 1 : budget),
         rng_(seed),
         start_(start) {}
@@ -94,9 +95,7 @@ class AnnealSearch : public TuneSearch {
   }
 
   std::optional<std::size_t> neighbour(std::size_t from) {
-    std::vector<std::size_t> movable;
-    for (std::size_t p = 0; p < space_.values.size(); ++p)
-      if (space_.values[p].size() > 1) movable.push_back(p);
+    const std::vector<std::size_t>& movable = movable_;
     if (movable.empty()) return std::nullopt;
     for (int attempt = 0; attempt < kAttempts; ++attempt) {
       Config config = space_.valid[from];
@@ -131,12 +130,21 @@ class AnnealSearch : public TuneSearch {
     return unseen[below(rng_, unseen.size())];
   }
 
+  // The parameters with more than one candidate value: the only ones a step can change.
+  static std::vector<std::size_t> movableParams(const TuneSpace& space) {
+    std::vector<std::size_t> movable;
+    for (std::size_t p = 0; p < space.values.size(); ++p)
+      if (space.values[p].size() > 1) movable.push_back(p);
+    return movable;
+  }
+
   static constexpr int kAttempts = 64;
   static constexpr std::size_t kJumpOneIn = 8;
   static constexpr double kStartTemperature = 0.05;  // a 5% loss is taken with p = 1/e at first
 
   const TuneSpace& space_;
   std::vector<bool> seen_;
+  std::vector<std::size_t> movable_;
   std::size_t budget_;
   std::mt19937_64 rng_;
   std::optional<std::size_t> start_;

@@ -30,12 +30,8 @@ void addExclusion(TuneSpace& space, const std::string& kind, const std::string& 
 // building).
 std::optional<ConfigIssue> configIssue(const Variant& variant, const DeviceInfo& device,
                                        const Shape& size, const ResolvedDefines& defines) {
-  const auto violations = variant.constraints(defines);
-  if (!violations.empty()) {
-    std::string message = variant.name + ": ";
-    for (std::size_t i = 0; i < violations.size(); ++i) message += (i ? "; " : "") + violations[i];
-    return ConfigIssue{"constraints", message};
-  }
+  if (const auto message = constraintViolations(variant, defines))
+    return ConfigIssue{"constraints", *message};
   if (auto issue =
           findConfigIssue(device, variant, defines, variant.shape(defines, size.m, size.n)))
     return issue;
@@ -141,6 +137,13 @@ TuneSpace buildTuneSpace(const Variant& variant, const DeviceInfo& device, const
     }
   }
   return space;
+}
+
+std::map<std::string, int> namedConfig(const std::vector<std::string>& names,
+                                       const Config& config) {
+  std::map<std::string, int> named;
+  for (std::size_t i = 0; i < names.size() && i < config.size(); ++i) named[names[i]] = config[i];
+  return named;
 }
 
 ResolvedDefines configDefines(const Variant& variant, const TuneSpace& space, const Config& config,

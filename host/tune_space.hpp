@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -57,6 +58,9 @@ inline constexpr std::uint64_t kMaxTuneCombinations = 2000000;
 TuneSpace buildTuneSpace(const Variant& variant, const DeviceInfo& device, const Shape& size,
                          const std::vector<UserDefine>& user,
                          const std::vector<SpaceOverride>& overrides, const Config& start);
+
+// A configuration by name, e.g. {"TSM": 64, ...}: how the cache, the report and the store write it.
+std::map<std::string, int> namedConfig(const std::vector<std::string>& names, const Config& config);
 
 // The defines of one configuration, the user's other -D passed through, as a run would build them.
 ResolvedDefines configDefines(const Variant& variant, const TuneSpace& space, const Config& config,
