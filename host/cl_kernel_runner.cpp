@@ -9,13 +9,14 @@ namespace clgemm {
 namespace {
 
 // The kernel `entry` of a built program; a kernels file without it is a usage error.
-cl::Kernel kernelNamed(const BuiltProgram& built, const Variant& variant,
-                       const std::string& entry) {
+cl::Kernel kernelNamed(const BuiltProgram& built, const Variant& variant, const std::string& entry,
+                       const std::string& origin) {
   try {
     return cl::Kernel(built.program, entry.c_str());
   } catch (const cl::Error& e) {
     if (e.err() == CL_INVALID_KERNEL_NAME)
-      throw UsageError(variant.name + ": the kernels file has no kernel '" + entry + "'");
+      throw UsageError(variant.name + ": the kernels file (" + origin + ") has no kernel '" +
+                       entry + "'");
     rethrowClError(e);
   }
 }
@@ -49,12 +50,14 @@ class ClKernelRunner : public VariantRunner {
     if (log)
       *log << "clgemm: build log of " << variant.name << " (" << options << "):\n"
            << built.log << "\n";
-    gemm_.kernel = kernelNamed(built, variant, variant.entry);
+    gemm_.kernel = kernelNamed(built, variant, variant.entry, session.programs().origin());
     figures_ = kernelFigures(gemm_.kernel, session.device(), session.info(), gemm_.shape,
                              variant.entry, built.log);
     checkBuiltKernel(session.info(), variant, gemm_.shape, figures_);
     if (!variant.transpose_b_entry.empty()) {
-      Launch transpose{kernelNamed(built, variant, variant.transpose_b_entry), transpose_shape};
+      Launch transpose{
+          kernelNamed(built, variant, variant.transpose_b_entry, session.programs().origin()),
+          transpose_shape};
       checkBuiltKernel(session.info(), variant, transpose.shape,
                        kernelFigures(transpose.kernel, session.device(), session.info(),
                                      transpose.shape, variant.transpose_b_entry, built.log));
@@ -85,6 +88,12 @@ class ClKernelRunner : public VariantRunner {
     return t;
   }
 
+  MemoryCheck checkMemory() override {
+    MemoryCheck out = session_.checkMemory();
+    if (bt_.allocated()) bt_.checkGuards(session_.queue(), out);
+    return out;
+  }
+
   std::string deviceName() const override { return session_.info().name; }
   std::vector<ResolvedDefine> derivedDefines() const override { return derived_; }
   std::optional<KernelFigures> figures() const override { return figures_; }
@@ -93,22 +102,21 @@ class ClKernelRunner : public VariantRunner {
   // The scratch buffer for B transposed, allocated at the first run (after A, B and C, so a bad
   // define never waits for it) and filled by the helper kernel in every repetition.
   cl::Buffer& transposedB() {
-    if (!bt_()) {
-      bt_ = cl::Buffer(session_.context(), CL_MEM_READ_WRITE,
-                       std::size_t(problem_.k) * std::size_t(problem_.n) * sizeof(float));
+    if (!bt_.allocated()) {
+      bt_ = session_.scratch(std::size_t(problem_.k) * std::size_t(problem_.n), "B transposed");
       transpose_->kernel.setArg(0, problem_.k);
       transpose_->kernel.setArg(1, problem_.n);
       transpose_->kernel.setArg(2, session_.b());
-      transpose_->kernel.setArg(3, bt_);
+      transpose_->kernel.setArg(3, bt_.view());
     }
-    return bt_;
+    return bt_.view();
   }
 
   ClSession& session_;
   const Problem& problem_;
   Launch gemm_;
   std::optional<Launch> transpose_;
-  cl::Buffer bt_;
+  GuardedClBuffer bt_;
   KernelFigures figures_;
   std::vector<ResolvedDefine> derived_;
 };

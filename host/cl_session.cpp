@@ -20,12 +20,14 @@ ClSession::ClSession(const SelectedDevice& device, const KernelSource& source)
 void ClSession::upload(const Problem& problem) {
   problem_ = &problem;
   const std::size_t c_bytes = std::size_t(problem.m) * std::size_t(problem.n) * sizeof(float);
+  // The previous size's buffers go first, so two sizes never hold device memory together.
+  a_ = b_ = c_ = GuardedClBuffer();
+  a_ = GuardedClBuffer(context_, queue_, info_, CL_MEM_READ_ONLY, problem.a.size(), "A");
+  b_ = GuardedClBuffer(context_, queue_, info_, CL_MEM_READ_ONLY, problem.b.size(), "B");
+  c_ = GuardedClBuffer(context_, queue_, info_, CL_MEM_READ_WRITE, c_bytes / sizeof(float), "C");
   try {
-    a_ = cl::Buffer(context_, CL_MEM_READ_ONLY, problem.a.size() * sizeof(float));
-    b_ = cl::Buffer(context_, CL_MEM_READ_ONLY, problem.b.size() * sizeof(float));
-    c_ = cl::Buffer(context_, CL_MEM_READ_WRITE, c_bytes);
-    queue_.enqueueWriteBuffer(a_, CL_TRUE, 0, problem.a.size() * sizeof(float), problem.a.data());
-    queue_.enqueueWriteBuffer(b_, CL_TRUE, 0, problem.b.size() * sizeof(float), problem.b.data());
+    queue_.enqueueWriteBuffer(a(), CL_TRUE, 0, problem.a.size() * sizeof(float), problem.a.data());
+    queue_.enqueueWriteBuffer(b(), CL_TRUE, 0, problem.b.size() * sizeof(float), problem.b.data());
   } catch (const cl::Error& e) {
     rethrowClError(e);
   }
@@ -35,9 +37,9 @@ void ClSession::resetC() {
   const std::size_t bytes = std::size_t(problem_->m) * std::size_t(problem_->n) * sizeof(float);
   try {
     if (problem_->beta != 0.0f) {
-      queue_.enqueueWriteBuffer(c_, CL_FALSE, 0, bytes, problem_->c0.data());
+      queue_.enqueueWriteBuffer(c(), CL_FALSE, 0, bytes, problem_->c0.data());
     } else {
-      queue_.enqueueFillBuffer(c_, std::numeric_limits<float>::quiet_NaN(), 0, bytes);
+      queue_.enqueueFillBuffer(c(), std::numeric_limits<float>::quiet_NaN(), 0, bytes);
     }
   } catch (const cl::Error& e) {
     rethrowClError(e);
@@ -47,10 +49,24 @@ void ClSession::resetC() {
 void ClSession::readC(std::vector<float>& result) {
   result.resize(std::size_t(problem_->m) * std::size_t(problem_->n));
   try {
-    queue_.enqueueReadBuffer(c_, CL_TRUE, 0, result.size() * sizeof(float), result.data());
+    queue_.enqueueReadBuffer(c(), CL_TRUE, 0, result.size() * sizeof(float), result.data());
   } catch (const cl::Error& e) {
     rethrowClError(e);
   }
+}
+
+GuardedClBuffer ClSession::scratch(std::size_t count, const std::string& name) {
+  return GuardedClBuffer(context_, queue_, info_, CL_MEM_READ_WRITE, count, name);
+}
+
+MemoryCheck ClSession::checkMemory() {
+  MemoryCheck out;
+  a_.checkGuards(queue_, out);
+  b_.checkGuards(queue_, out);
+  c_.checkGuards(queue_, out);
+  a_.checkUnchanged(queue_, problem_->a, std::size_t(problem_->k), out);
+  b_.checkUnchanged(queue_, problem_->b, std::size_t(problem_->n), out);
+  return out;
 }
 
 }  // namespace clgemm

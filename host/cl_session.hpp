@@ -1,12 +1,14 @@
 // The OpenCL side of a run: one device, its context and profiling queue, the program cache, and
-// the A, B, C buffers every OpenCL variant (kernels and CLBlast) shares.
+// the A, B, C buffers every OpenCL variant (kernels and CLBlast) shares, each between canaries.
 #pragma once
 
 #include <optional>
 #include <vector>
 
 #include "device.hpp"
+#include "guarded_cl_buffer.hpp"
 #include "kernel_source.hpp"
+#include "memory_check.hpp"
 #include "opencl.hpp"
 #include "problem.hpp"
 #include "program.hpp"
@@ -26,15 +28,21 @@ class ClSession {
   // Allocates A, B and C on the device and uploads A and B. Called once, after every variant has
   // been prepared, so a bad define fails before any large allocation.
   void upload(const Problem& problem);
-  cl::Buffer& a() { return a_; }
-  cl::Buffer& b() { return b_; }
-  cl::Buffer& c() { return c_; }
+  // The matrices as kernels see them (sub-buffers inside the guarded allocations).
+  cl::Buffer& a() { return a_.view(); }
+  cl::Buffer& b() { return b_.view(); }
+  cl::Buffer& c() { return c_.view(); }
+  // A scratch matrix of `count` floats between canaries, e.g. B transposed.
+  GuardedClBuffer scratch(std::size_t count, const std::string& name);
 
   // Enqueues the reset of C before a run: C0 when beta != 0, else NaN, so a run never sees the
   // previous one's result and an element a kernel fails to write cannot pass.
   void resetC();
   // Blocking read of C into `result`.
   void readC(std::vector<float>& result);
+  // After a variant's run: the guards of A, B and C, and A and B against the problem's. Whatever
+  // a variant broke is repaired, so the next one starts clean.
+  MemoryCheck checkMemory();
 
  private:
   cl::Device device_;
@@ -43,7 +51,7 @@ class ClSession {
   cl::CommandQueue queue_;
   std::optional<ProgramCache> programs_;
   const Problem* problem_ = nullptr;
-  cl::Buffer a_, b_, c_;
+  GuardedClBuffer a_, b_, c_;
 };
 
 }  // namespace clgemm

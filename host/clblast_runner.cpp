@@ -30,6 +30,8 @@ class ClblastRunner : public VariantRunner {
     return t;
   }
 
+  MemoryCheck checkMemory() override { return session_.checkMemory(); }
+
   std::string deviceName() const override { return session_.info().name; }
 
  private:

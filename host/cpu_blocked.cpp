@@ -10,6 +10,10 @@
 namespace clgemm {
 
 void cpuBlockedGemm(const CpuGemm& g, int bs_r, int bs_c) {
+  // A block wider than the matrix is the matrix; clamping also keeps the block arithmetic below
+  // from overflowing for a -D near INT_MAX.
+  bs_r = std::min(bs_r, g.m);
+  bs_c = std::min(bs_c, g.n);
   const long n = g.n, k = g.k;
   const int row_blocks = (g.m + bs_r - 1) / bs_r, col_blocks = (g.n + bs_c - 1) / bs_c;
 #pragma omp parallel for num_threads(g.threads) collapse(2) schedule(static)

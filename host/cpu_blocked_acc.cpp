@@ -76,6 +76,10 @@ void packSlice(std::vector<float>& packed, const float* b, long n, long k0, long
 }  // namespace
 
 void cpuBlockedAccGemm(const CpuGemm& g, int bs_r, int bs_c, int bs_k) {
+  // As in cpuBlockedGemm: a block beyond the matrix is the matrix, and no overflow near INT_MAX.
+  bs_r = std::min(bs_r, g.m);
+  bs_c = std::min(bs_c, g.n);
+  bs_k = std::min(bs_k, g.k);
   const long n = g.n, k = g.k;
   const int row_blocks = (g.m + bs_r - 1) / bs_r, col_blocks = (g.n + bs_c - 1) / bs_c;
 #pragma omp parallel num_threads(g.threads)

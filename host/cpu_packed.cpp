@@ -137,8 +137,8 @@ LoopBlocking effectiveBlocking(const MicroKernel& uk, const PackedBlocking& requ
   const int mc = requested.mc > 0 ? requested.mc : uk.blocking.mc;
   const int kc = requested.kc > 0 ? requested.kc : uk.blocking.kc;
   const int nc = requested.nc > 0 ? requested.nc : uk.blocking.nc;
-  return {std::min(roundUp(mc, uk.mr), roundUp(g.m, uk.mr)), std::min(kc, g.k),
-          std::min(roundUp(nc, uk.nr), roundUp(g.n, uk.nr))};
+  // Clamped to the matrix before rounding up, so a block near INT_MAX cannot overflow.
+  return {roundUp(std::min(mc, g.m), uk.mr), std::min(kc, g.k), roundUp(std::min(nc, g.n), uk.nr)};
 }
 
 // ---- Buffers ----------------------------------------------------------------------------------

@@ -1,6 +1,4 @@
 // Runner for clgemm's own CPU paths: host clock, C reset between runs outside the timed call.
-#include <algorithm>
-#include <limits>
 
 #include "errors.hpp"
 #include "host_info.hpp"
@@ -9,7 +7,7 @@
 namespace clgemm {
 namespace {
 
-class CpuRunner : public VariantRunner {
+class CpuRunner : public HostRunner {
  public:
   CpuRunner(const Variant& variant, const ResolvedDefines& defines, const Problem& problem,
             int threads)
@@ -18,19 +16,21 @@ class CpuRunner : public VariantRunner {
   }
 
   Timings run(int warmup, int reps, std::vector<float>& result) override {
-    result.resize(std::size_t(problem_.m) * std::size_t(problem_.n));
+    HostOperands& ops = freshOperands(problem_);
     CpuGemm g;
     g.m = problem_.m;
     g.n = problem_.n;
     g.k = problem_.k;
     g.alpha = problem_.alpha;
     g.beta = problem_.beta;
-    g.a = problem_.a.data();
-    g.b = problem_.b.data();
-    g.c = result.data();
+    g.a = ops.a();
+    g.b = ops.b();
+    g.c = ops.c();
     g.threads = threads_;
-    return timeHostCalls(
-        warmup, reps, [&] { resetHostC(problem_, result); }, [&] { variant_.cpu(g, defines_); });
+    const Timings t = timeHostCalls(
+        warmup, reps, [&] { ops.resetC(); }, [&] { variant_.cpu(g, defines_); });
+    ops.copyCTo(result);
+    return t;
   }
 
   std::string deviceName() const override { return hostCpuName(); }
@@ -44,14 +44,6 @@ class CpuRunner : public VariantRunner {
 };
 
 }  // namespace
-
-void resetHostC(const Problem& problem, std::vector<float>& c) {
-  if (problem.beta != 0.0f) {
-    std::copy(problem.c0.begin(), problem.c0.end(), c.begin());
-  } else {
-    std::fill(c.begin(), c.end(), std::numeric_limits<float>::quiet_NaN());
-  }
-}
 
 std::unique_ptr<VariantRunner> makeCpuRunner(const Variant& variant, const ResolvedDefines& defines,
                                              const Problem& problem, int threads) {

@@ -1,6 +1,7 @@
 #include "defines.hpp"
 
 #include <cctype>
+#include <cerrno>
 #include <climits>
 #include <cstdlib>
 
@@ -20,11 +21,17 @@ bool isIdentifier(const std::string& s) {
 }  // namespace
 
 bool parseDefineInt(const std::string& text, int& value) {
-  if (text.empty()) return false;
-  char* end = nullptr;
+  // The text goes to the compiler as it is while the host sizes the launch from the value, so both
+  // must read the same number: an optional sign and decimal digits, nothing else (strtol alone
+  // would take " 16", which splits the compiler options, and "16\0x" from a tuned entry's JSON),
+  // and no leading zero, which makes 010 octal 8 to the compiler.
+  const std::size_t digits = !text.empty() && (text[0] == '+' || text[0] == '-') ? 1 : 0;
+  if (digits == text.size() || text.find_first_not_of("0123456789", digits) != std::string::npos ||
+      (text[digits] == '0' && text.size() > digits + 1))
+    return false;
   errno = 0;
-  const long parsed = std::strtol(text.c_str(), &end, 10);
-  if (errno != 0 || *end != '\0' || parsed < INT_MIN || parsed > INT_MAX) return false;
+  const long parsed = std::strtol(text.c_str(), nullptr, 10);
+  if (errno != 0 || parsed < INT_MIN || parsed > INT_MAX) return false;
   value = int(parsed);
   return true;
 }
@@ -66,7 +73,7 @@ ResolvedDefines::ResolvedDefines(const std::vector<Param>& params,
     int value = 0;
     if (!parseDefineInt(r.value, value)) {
       throw UsageError((r.source == "cli" ? "-D " : "tuned entry: ") + p.name + "=" + r.value +
-                       ": " + p.name + " must be an integer");
+                       ": " + p.name + " must be an integer (decimal, no leading zeros)");
     }
     params_[p.name] = value;
     defines_.push_back(r);

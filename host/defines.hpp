@@ -17,7 +17,8 @@ struct UserDefine {
 // else is a usage error quoting the argument.
 UserDefine parseDefine(const std::string& arg);
 
-// A define's value as an integer: decimal, within int, nothing after it.
+// A define's value as an integer: decimal, within int, nothing before or after it, and no leading
+// zero (the compiler, which gets the text, would read it as octal).
 bool parseDefineInt(const std::string& text, int& value);
 
 struct Param;  // kernels.hpp

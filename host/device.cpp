@@ -86,10 +86,10 @@ std::string availableDevices() {
 }  // namespace
 
 std::string formatBytes(std::uint64_t bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
   double value = double(bytes);
   int unit = 0;
-  while (value >= 1024.0 && unit < 4) {
+  while (value >= 1024.0 && unit < 6) {
     value /= 1024.0;
     ++unit;
   }
@@ -118,6 +118,7 @@ DeviceInfo describeDevice(const cl::Device& device, int platform_index, int devi
     d.global_mem_bytes = device.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
     d.local_mem_bytes = device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
     d.max_alloc_bytes = device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
+    d.base_align_bytes = device.getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8;
     d.max_work_group_size = device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
     const auto sizes = device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
     for (std::size_t i = 0; i < 3 && i < sizes.size(); ++i) d.max_work_item_sizes[i] = sizes[i];

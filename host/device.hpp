@@ -28,6 +28,8 @@ struct DeviceInfo {
   std::uint64_t global_mem_bytes = 0;
   std::uint64_t local_mem_bytes = 0;
   std::uint64_t max_alloc_bytes = 0;
+  // CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes: where a sub-buffer may start.
+  std::uint64_t base_align_bytes = 128;
   std::size_t max_work_group_size = 0;
   std::array<std::size_t, 3> max_work_item_sizes{};
   bool has_fp64 = false;

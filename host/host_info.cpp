@@ -1,6 +1,7 @@
 #include "host_info.hpp"
 
 #include <omp.h>
+#include <unistd.h>
 
 #include <fstream>
 
@@ -19,5 +20,11 @@ std::string hostCpuName() {
 }
 
 int hostCores() { return omp_get_num_procs(); }
+
+std::uint64_t hostMemoryBytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page_size <= 0) return 0;
+  return std::uint64_t(pages) * std::uint64_t(page_size);
+}
 
 }  // namespace clgemm

@@ -1,6 +1,7 @@
 // What the host CPU is, for CPU rows in the report and the default --threads.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace clgemm {
@@ -10,5 +11,7 @@ std::string hostCpuName();
 
 // Cores OpenMP may use (the default for --threads).
 int hostCores();
+// The host's physical memory in bytes; 0 where it cannot be read.
+std::uint64_t hostMemoryBytes();
 
 }  // namespace clgemm

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "device.hpp"
 #include "errors.hpp"
 
 namespace clgemm {
@@ -318,6 +319,22 @@ Variant regtileNolocal() {
   v.constraints = [](const ResolvedDefines& d) {
     std::vector<std::string> errors;
     requireAtLeast(errors, d, {"TX", "TY", "LEN", "WGX", "WGY"}, 1);
+    if (!errors.empty()) return errors;
+    // acc[TY][TX], a[TY][LEN] and b[LEN][TX] per work-item. Past a few hundred floats they spill
+    // out of any register file; pocl runs a work-group's work-items on one thread's 8 MiB stack
+    // and crashes past that, so a work-group's arrays are held to half of it.
+    constexpr double kMaxPrivateBytes = 4.0 * 1024 * 1024;
+    const double tx = d.param("TX"), ty = d.param("TY"), len = d.param("LEN");
+    const double bytes =
+        double(d.param("WGX")) * d.param("WGY") * (ty * tx + ty * len + len * tx) * sizeof(float);
+    if (bytes > kMaxPrivateBytes) {
+      errors.push_back(
+          "the private arrays of a work-group, WGX x WGY x (TY*TX + TY*LEN + LEN*TX) "
+          "floats, take " +
+          formatBytes(std::uint64_t(bytes)) + " at TX=" + std::to_string(d.param("TX")) +
+          " TY=" + std::to_string(d.param("TY")) + " LEN=" + std::to_string(d.param("LEN")) +
+          ", beyond 4 MiB: lower LEN, TX, TY or the work-group");
+    }
     return errors;
   };
   v.shape = [](const ResolvedDefines& d, int m, int n) {
@@ -399,9 +416,10 @@ Variant best() {
     requireDivisible(errors, d, "BM", "TM");
     requireDivisible(errors, d, "BN", "TN");
     if (!errors.empty()) return errors;
-    const int threads = (d.param("BM") / d.param("TM")) * (d.param("BN") / d.param("TN"));
+    const long long threads =
+        1LL * (d.param("BM") / d.param("TM")) * (d.param("BN") / d.param("TN"));
     for (const char* tile : {"BM", "BN"}) {
-      const int float4s = d.param(tile) * d.param("BK") / 4;
+      const long long float4s = 1LL * d.param(tile) * d.param("BK") / 4;  // no int overflow
       if (float4s % threads != 0)
         errors.push_back(std::string(tile) + " x BK / 4 = " + std::to_string(float4s) +
                          " float4 loads do not divide evenly among the " + std::to_string(threads) +

@@ -1,9 +1,10 @@
 #include "npy.hpp"
 
+#include <cctype>
+#include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
-#include <regex>
 #include <sstream>
 
 #include "atomic_file.hpp"
@@ -19,14 +20,36 @@ constexpr std::size_t kMagicLength = 6;
   throw UsageError(what + " '" + path + "': " + why);
 }
 
-// The value of 'key' in the header dict, as written by numpy.lib.format: {'descr': '<f4', ...}.
+// The value of 'key' in the header dict, as written by numpy.lib.format: {'descr': '<f4', ...}:
+// after the first "'key'" followed by a colon (spaces allowed around it) and a quoted string, True,
+// False or a parenthesised tuple. Scanned by hand in linear time: std::regex recursed once per
+// character it matched and overflowed the stack on a long header (a version 2 header may have
+// 1 MiB), crashing clgemm instead of refusing the file.
 std::string headerField(const std::string& header, const std::string& key, const std::string& what,
                         const std::string& path) {
-  const std::regex field("'" + key + "'\\s*:\\s*('[^']*'|True|False|\\([^)]*\\))");
-  std::smatch match;
-  if (!std::regex_search(header, match, field))
-    bad(what, path, "not a valid .npy file (header has no '" + key + "')");
-  return match[1].str();
+  const std::string quoted = "'" + key + "'";
+  const auto skipSpace = [&](std::size_t i) {
+    while (i < header.size() && std::isspace(static_cast<unsigned char>(header[i]))) ++i;
+    return i;
+  };
+  // A '(' without a ')' after it means none of the later ones has one either: looking again for
+  // each would make a long header quadratic.
+  bool unclosed = false;
+  for (auto at = header.find(quoted); at != std::string::npos; at = header.find(quoted, at + 1)) {
+    std::size_t i = skipSpace(at + quoted.size());
+    if (i == header.size() || header[i] != ':') continue;
+    i = skipSpace(i + 1);
+    std::size_t last = std::string::npos;  // the value's last character
+    if (header.compare(i, 1, "'") == 0) last = header.find('\'', i + 1);
+    if (header.compare(i, 1, "(") == 0 && !unclosed) {
+      last = header.find(')', i + 1);
+      unclosed = last == std::string::npos;
+    }
+    if (header.compare(i, 4, "True") == 0) last = i + 3;
+    if (header.compare(i, 5, "False") == 0) last = i + 4;
+    if (last != std::string::npos) return header.substr(i, last - i + 1);
+  }
+  bad(what, path, "not a valid .npy file (header has no '" + key + "')");
 }
 
 bool isLittleEndianHost() {
@@ -41,7 +64,10 @@ bool isLittleEndianHost() {
 NpyMatrix readNpy(const std::string& path, const std::string& what) {
   std::ifstream in(path, std::ios::binary);
   if (!in) bad(what, path, "cannot open file (" + std::string(std::strerror(errno)) + ")");
+  return readNpy(in, path, what);
+}
 
+NpyHeader readNpyHeader(std::istream& in, const std::string& path, const std::string& what) {
   char magic[kMagicLength];
   unsigned char version[2];
   if (!in.read(magic, kMagicLength) || std::memcmp(magic, kMagic, kMagicLength) != 0)
@@ -99,10 +125,16 @@ NpyMatrix readNpy(const std::string& path, const std::string& what) {
   if (shape[0] > 0x7fffffffu || shape[1] > 0x7fffffffu)
     bad(what, path, "shape " + shape_text + " is too large");
 
+  return NpyHeader{std::size_t(shape[0]), std::size_t(shape[1]), shape_text};
+}
+
+NpyMatrix readNpy(std::istream& in, const std::string& path, const std::string& what) {
+  const NpyHeader header = readNpyHeader(in, path, what);
+  const std::string& shape_text = header.shape_text;
   NpyMatrix matrix;
-  matrix.rows = std::size_t(shape[0]);
-  matrix.cols = std::size_t(shape[1]);
-  const std::uint64_t count = shape[0] * shape[1];
+  matrix.rows = header.rows;
+  matrix.cols = header.cols;
+  const std::uint64_t count = std::uint64_t(header.rows) * header.cols;
   // Compare with the file's size before allocating, so a corrupt header cannot ask for terabytes.
   const std::streampos data_start = in.tellg();
   in.seekg(0, std::ios::end);

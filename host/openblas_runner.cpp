@@ -11,21 +11,23 @@
 namespace clgemm {
 namespace {
 
-class OpenblasRunner : public VariantRunner {
+class OpenblasRunner : public HostRunner {
  public:
   OpenblasRunner(const Problem& problem, int threads) : problem_(problem), threads_(threads) {}
 
   Timings run(int warmup, int reps, std::vector<float>& result) override {
-    result.resize(std::size_t(problem_.m) * std::size_t(problem_.n));
+    HostOperands& ops = freshOperands(problem_);
     openblas_set_num_threads(threads_);
     // The first call starts OpenBLAS's thread pool and allocates its buffers: never timed.
-    return timeHostCalls(
-        std::max(warmup, 1), reps, [&] { resetHostC(problem_, result); },
+    const Timings t = timeHostCalls(
+        std::max(warmup, 1), reps, [&] { ops.resetC(); },
         [&] {
           cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, problem_.m, problem_.n, problem_.k,
-                      problem_.alpha, problem_.a.data(), problem_.k, problem_.b.data(), problem_.n,
-                      problem_.beta, result.data(), problem_.n);
+                      problem_.alpha, ops.a(), problem_.k, ops.b(), problem_.n, problem_.beta,
+                      ops.c(), problem_.n);
         });
+    ops.copyCTo(result);
+    return t;
   }
 
   std::string deviceName() const override { return hostCpuName(); }

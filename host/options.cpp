@@ -1,17 +1,22 @@
 #include "options.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <set>
+#include <sstream>
 
 // -D values are kept whole: cxxopts would otherwise split vector options at commas.
 #define CXXOPTS_VECTOR_DELIMITER '\0'
 #include <cxxopts.hpp>
 
 #include "errors.hpp"
+#include "host_info.hpp"
 #include "kernels.hpp"
+#include "option_conflicts.hpp"
 
 namespace clgemm {
 namespace {
@@ -70,8 +75,12 @@ long parseLong(const std::string& option, const std::string& text) {
   char* end = nullptr;
   errno = 0;
   const long value = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || errno != 0 || *end != '\0' || value < INT_MIN || value > INT_MAX)
+  if (text.empty() || end == text.c_str() || *end != '\0')
     throw UsageError(option + " '" + text + "' is not an integer");
+  if (errno == ERANGE || value < INT_MIN || value > INT_MAX) {
+    throw UsageError(option + " '" + text + "' is out of range" +
+                     (value > 0 ? " (at most " + std::to_string(INT_MAX) + ")" : std::string()));
+  }
   return value;
 }
 
@@ -84,12 +93,40 @@ int parseAtLeast(const std::string& option, const std::string& text, long minimu
   return int(value);
 }
 
+// --seed: any 64-bit unsigned value, as the random generators take.
+std::uint64_t parseSeed(const std::string& text) {
+  const std::size_t sign = !text.empty() && text[0] == '+' ? 1 : 0;
+  const bool digits =
+      text.size() > sign && text.find_first_not_of("0123456789", sign) == std::string::npos;
+  if (!digits) {
+    // "-1" is a number, just not one a seed can be.
+    if (text.size() > 1 && text[0] == '-' &&
+        text.find_first_not_of("0123456789", 1) == std::string::npos)
+      throw UsageError("--seed " + text + " must be >= 0");
+    throw UsageError("--seed '" + text + "' is not an integer");
+  }
+  errno = 0;
+  const unsigned long long value = std::strtoull(text.c_str(), nullptr, 10);
+  if (errno == ERANGE)
+    throw UsageError("--seed '" + text + "' is out of range (at most 18446744073709551615)");
+  return std::uint64_t(value);
+}
+
 float parseFloat(const std::string& option, const std::string& text) {
   char* end = nullptr;
   errno = 0;
   const float value = std::strtof(text.c_str(), &end);
-  if (text.empty() || errno != 0 || *end != '\0' || !std::isfinite(value))
+  const bool out_of_range = errno == ERANGE;
+  if (text.empty() || end == text.c_str() || *end != '\0' || std::isnan(value) ||
+      (std::isinf(value) && !out_of_range))
     throw UsageError(option + " '" + text + "' is not a finite number");
+  // strtof says ERANGE both for a value beyond the largest float and for one so small that it
+  // lost precision (a denormal, or 0); the kernels may flush the latter to zero.
+  if (out_of_range && std::isinf(value))
+    throw UsageError(option + " '" + text + "' is beyond the range of a float (about 3.4e38)");
+  if (out_of_range)
+    throw UsageError(option + " '" + text +
+                     "' is too small for a float: use 0 or a magnitude of at least 1.2e-38");
   return value;
 }
 
@@ -145,6 +182,69 @@ double parseSeconds(const std::string& option, const std::string& text) {
   return double(value);
 }
 
+// More threads than this is a typing mistake, and enough to exhaust the process's threads or
+// memory: OpenMP then aborts or crashes instead of reporting anything.
+int maxThreads() { return std::max(1024, hostCores()); }
+
+// --list and --explain print and exit: an option that would shape a run means nothing to them, and
+// is refused rather than ignored (--explain takes the --kernel list it explains).
+void rejectWithListing(const cxxopts::ParseResult& result) {
+  if (result.count("help")) return;
+  for (const std::string mode : {"list", "explain"}) {
+    if (!result.count(mode)) continue;
+    for (const auto& given : result.arguments()) {
+      const std::string& name = given.key();
+      if (name == mode || (mode == "explain" && name == "kernel")) continue;
+      throw UsageError("--" + mode + " prints and exits; " + optionFlag(name) +
+                       " does not go with it");
+    }
+  }
+}
+
+// Every option as typed (--size, -m): the flags, and the options that take a value.
+void optionNames(const cxxopts::Options& parser, std::set<std::string>& flags,
+                 std::set<std::string>& taking_value) {
+  for (const auto& option : parser.group_help("").options) {
+    for (const auto& name : option.l)
+      (option.is_boolean ? flags : taking_value).insert("--" + name);
+    if (!option.s.empty()) (option.is_boolean ? flags : taking_value).insert("-" + option.s);
+  }
+}
+
+// The last argument is an option that needs a value (`clgemm --size 8 --reps`).
+void rejectMissingLastValue(const cxxopts::Options& parser, const std::vector<const char*>& args) {
+  if (args.size() < 2) return;
+  std::set<std::string> flags, taking_value;
+  optionNames(parser, flags, taking_value);
+  if (taking_value.count(args.back()))
+    throw UsageError(std::string(args.back()) + " is missing its value (see clgemm --help)");
+}
+
+// An option whose value is missing takes the next argument as its value, even when that is the
+// next option (`--reps --warmup 0`), and what is left over is then blamed (`unexpected argument
+// '0'`). A value that is exactly one of clgemm's options names the option that lacks its value.
+// A flag (--list, --no-check ...) given "=false" would still count as given: refuse it.
+void rejectSwallowedOptions(const cxxopts::Options& parser, const cxxopts::ParseResult& result) {
+  std::set<std::string> flags, taking_value;
+  optionNames(parser, flags, taking_value);
+  for (const auto& given : result.arguments()) {
+    const std::string flag = optionFlag(given.key());
+    const std::string& value = given.value();
+    if (flags.count(flag)) {
+      if (!result[given.key()].as<bool>())
+        throw UsageError(flag + "=" + value + ": " + flag +
+                         " is a flag and takes no value; to turn it off, leave it out");
+      continue;
+    }
+    const std::string name =
+        value.substr(0, value.rfind("--", 0) == 0 ? value.find('=') : value.size());
+    if (flags.count(name) || taking_value.count(name)) {
+      throw UsageError(flag + " is missing its value: it took '" + value +
+                       "', which is an option (see clgemm --help)");
+    }
+  }
+}
+
 }  // namespace
 
 std::string helpText() {
@@ -177,11 +277,13 @@ Options parseOptions(int argc, const char* const argv[]) {
   }
   cxxopts::Options parser = makeParser();
   cxxopts::ParseResult result;
+  rejectMissingLastValue(parser, args);
   try {
     result = parser.parse(int(args.size()), args.data());
   } catch (const cxxopts::exceptions::exception& e) {
     throw UsageError(std::string(e.what()) + " (see clgemm --help)");
   }
+  rejectSwallowedOptions(parser, result);
   if (!result.unmatched().empty())
     throw UsageError("unexpected argument '" + result.unmatched().front() +
                      "' (see clgemm --help)");
@@ -189,6 +291,7 @@ Options parseOptions(int argc, const char* const argv[]) {
   Options o;
   o.command = command;
   rejectOptions(result, command);
+  rejectWithListing(result);
   o.help = result.count("help") > 0;
   o.list = result.count("list") > 0;
   o.explain = result.count("explain") > 0;
@@ -199,9 +302,20 @@ Options parseOptions(int argc, const char* const argv[]) {
   o.kernels_given = result.count("kernel") > 0;
   if (result.count("compare")) {
     o.compare = text("compare");
+    // Without --compare no baseline is added once --kernel is given; an empty list is a mistake.
+    if (o.compare.find_first_not_of(',') == std::string::npos)
+      throw UsageError("--compare '" + o.compare +
+                       "' names no baseline: give clblast, openblas or both");
     o.compare_given = true;
   }
-  if (result.count("threads")) o.threads = parseAtLeast("--threads", text("threads"), 1);
+  if (result.count("threads")) {
+    o.threads = parseAtLeast("--threads", text("threads"), 1);
+    if (*o.threads > maxThreads()) {
+      throw UsageError("--threads " + text("threads") + " is more than clgemm starts (at most " +
+                       std::to_string(maxThreads()) + "; this host has " +
+                       std::to_string(hostCores()) + " cores)");
+    }
+  }
   if (result.count("D")) {
     for (const auto& d : result["D"].as<std::vector<std::string>>())
       o.defines.push_back(parseDefine(d));
@@ -240,7 +354,7 @@ Options parseOptions(int argc, const char* const argv[]) {
   o.progress = progress == "on"    ? ProgressMode::kOn
                : progress == "off" ? ProgressMode::kOff
                                    : ProgressMode::kAuto;
-  o.seed = std::uint64_t(parseAtLeast("--seed", text("seed"), 0));
+  o.seed = parseSeed(text("seed"));
   if (command == Command::kTune) {
     // Candidates are compared with each other, not reported as results: fewer runs each suffice.
     if (!result.count("warmup")) o.warmup = 1;
@@ -284,7 +398,10 @@ Options parseOptions(int argc, const char* const argv[]) {
   if (result.count("input-c")) o.input_c = text("input-c");
   if (result.count("output-c")) o.output_c = text("output-c");
   if (result.count("kernels")) o.kernel_file = text("kernels");
-  if (result.count("cl-options")) o.cl_options = text("cl-options");
+  if (result.count("cl-options")) {
+    o.cl_options = text("cl-options");
+    checkClOptions(o.cl_options);
+  }
   if (result.count("store")) o.store = text("store");
   o.build_log = result.count("build-log") > 0;
   for (const char* name : {"out", "input-a", "input-b", "input-c", "output-c", "kernels"}) {
@@ -292,6 +409,13 @@ Options parseOptions(int argc, const char* const argv[]) {
       throw UsageError(std::string("--") + name + " needs a file name");
   }
   if (result.count("store") && o.store.empty()) throw UsageError("--store needs a folder name");
+  // A run only reads the store, and would ignore a file; peak and tune refuse it as they create
+  // the folder.
+  if (result.count("store") && command == Command::kRun) {
+    std::error_code ec;
+    if (std::filesystem::exists(o.store, ec) && !std::filesystem::is_directory(o.store, ec))
+      throw UsageError("--store '" + o.store + "' is a file, not a folder");
+  }
   if (!o.sizes.empty() && !o.input_a.empty())
     throw UsageError("--sizes conflicts with --input-a: the .npy files fix the size");
   if (!o.sizes.empty() && !o.output_c.empty())
@@ -305,14 +429,7 @@ Options parseOptions(int argc, const char* const argv[]) {
     // Writing an unverified C under the user's name would present it as a result.
     throw UsageError("--output-c needs verification; drop --no-check");
   }
-  if (!o.out.empty() && !o.output_c.empty()) {
-    std::error_code ec1, ec2;
-    const auto out = std::filesystem::weakly_canonical(o.out, ec1);
-    const auto output_c = std::filesystem::weakly_canonical(o.output_c, ec2);
-    if (o.out == o.output_c || (!ec1 && !ec2 && out == output_c))
-      throw UsageError("--out '" + o.out + "' and --output-c '" + o.output_c +
-                       "' name the same file");
-  }
+  rejectOverwrites(o);
   return o;
 }
 

@@ -68,10 +68,11 @@ int runPeak(const Options& o, std::ostream& out, std::ostream& err) {
   if (!o.out.empty()) checkWritable(o.out, "--out");
   const std::string store = userStoreDir(o.store);
   const std::string dir = userStoreSubdir(store, "peaks");
-  // The store must be writable before a measurement that would otherwise be lost.
-  ensureStoreDir(dir, "--store");
 
   const SelectedDevice device = selectDevice(o.platform, o.device);
+  // The store must be writable before a measurement that would otherwise be lost, and is made
+  // only once the device exists, so a bad --device leaves nothing behind.
+  ensureStoreDir(dir, "--store");
   if (!device.info.has_profiling)
     throw RuntimeError(device.info.name + " does not support profiling events, which timing needs");
   ClSession session(device, loadKernelSource(""));

@@ -26,6 +26,7 @@ class ProgramCache {
   // Forgets every built program (kernels made from them stay valid): the tuner builds hundreds of
   // configurations, each once.
   void clear() { built_.clear(); }
+  const std::string& origin() const { return origin_; }
 
  private:
   cl::Context context_;

@@ -144,7 +144,9 @@ void writeTable(std::ostream& out, const RunInfo& run, const std::vector<ResultR
   if (run.checked) {
     out << "checked against a double-precision reference: error ratio = |C - Cref| / (eps * "
            "(|alpha||A||B| + |beta||C|)), pass below "
-        << kErrorRatioThreshold << "\n";
+        << kErrorRatioThreshold
+        << "; and every matrix between canaries, A and B compared with the originals after "
+           "each variant\n";
   } else {
     out << "not checked (--no-check)\n";
   }

@@ -175,10 +175,12 @@ ResultRow runAndVerify(Planned& p, const Options& o, const Problem& problem,
     row.gflops = problem.gflopsAt(t.median());
     if (check) {
       const Verification v = (*check)(result);
+      const MemoryCheck memory = p.runner->checkMemory();
       row.check = check->kind();
       row.err_ratio = v.max_ratio;
-      row.status = v.passed ? "ok" : "FAIL";
+      row.status = v.passed && memory.clean() ? "ok" : "FAIL";
       if (!v.passed) row.message = "verification failed: " + v.describe();
+      if (!memory.clean()) row.message += (row.message.empty() ? "" : "; ") + memory.describe();
     } else {
       row.status = "unchecked";
     }
@@ -286,8 +288,10 @@ int runBenchmark(const Options& o, std::ostream& out, std::ostream& err) {
   if (!o.input_a.empty()) loaded = loadProblem(o);
   const std::vector<Shape> shapes = chooseShapes(o, device, loaded);
   // Every size is checked before the first one runs: a sweep never fails at its last size.
-  if (device)
-    for (const Shape& s : shapes) checkProblemFits(device->info, s.m, s.n, s.k);
+  for (const Shape& s : shapes) {
+    if (device) checkProblemFits(device->info, s.m, s.n, s.k);
+    checkHostProblemFits(hostMemoryBytes(), s.m, s.n, s.k);
+  }
   if (!o.input_c.empty() && o.beta == 0.0f)
     err << "clgemm: note: --input-c is not read because beta is 0\n";
 

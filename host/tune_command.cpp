@@ -10,6 +10,7 @@
 #include "cl_session.hpp"
 #include "device.hpp"
 #include "errors.hpp"
+#include "host_info.hpp"
 #include "interrupt.hpp"
 #include "kernel_source.hpp"
 #include "kernels.hpp"
@@ -103,9 +104,11 @@ CandidateResult evaluate(const Variant& v, const TuneSpace& space, const Config&
     r.ms_min = t.min();
     r.gflops = problem.gflopsAt(t.median());
     const Verification verdict = check(c);
+    const MemoryCheck memory = runner->checkMemory();
     r.err_ratio = verdict.max_ratio;
-    r.status = verdict.passed ? "ok" : "FAIL";
+    r.status = verdict.passed && memory.clean() ? "ok" : "FAIL";
     if (!verdict.passed) r.reason = "wrong result: " + verdict.describe();
+    if (!memory.clean()) r.reason += (r.reason.empty() ? "" : "; ") + memory.describe();
   } catch (const ClError& e) {
     r.status = "invalid";
     r.reason = e.what();
@@ -159,6 +162,7 @@ int runTune(const Options& o, std::ostream& out, std::ostream& err) {
   const int fallback = defaultProblemSize(device.info.is_gpu);
   const Shape size{o.m.value_or(fallback), o.n.value_or(fallback), o.k.value_or(fallback)};
   checkProblemFits(device.info, size.m, size.n, size.k);
+  checkHostProblemFits(hostMemoryBytes(), size.m, size.n, size.k);
 
   const KernelSource source = loadKernelSource(o.kernel_file);
   std::optional<ClSession> session;

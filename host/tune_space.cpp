@@ -53,7 +53,8 @@ SpaceOverride parseSpaceOverride(const std::string& arg) {
   while (std::getline(in, item, ',')) {
     int value = 0;
     if (!parseDefineInt(item, value))
-      throw UsageError("--space '" + arg + "': '" + item + "' is not an integer");
+      throw UsageError("--space '" + arg + "': '" + item +
+                       "' is not an integer (decimal, no leading zeros)");
     o.values.push_back(value);
   }
   if (o.values.empty()) throw UsageError("--space '" + arg + "' lists no values");
@@ -101,7 +102,8 @@ TuneSpace buildTuneSpace(const Variant& variant, const DeviceInfo& device, const
     if (const auto f = fixed.find(p.name); f != fixed.end()) {
       int value = 0;
       if (!parseDefineInt(f->second, value))
-        throw UsageError("-D " + p.name + "=" + f->second + ": " + p.name + " must be an integer");
+        throw UsageError("-D " + p.name + "=" + f->second + ": " + p.name +
+                         " must be an integer (decimal, no leading zeros)");
       values = {value};
     } else if (const auto g = given.find(p.name); g != given.end()) {
       values = g->second;

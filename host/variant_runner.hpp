@@ -10,8 +10,10 @@
 
 #include "cl_session.hpp"
 #include "defines.hpp"
+#include "host_operands.hpp"
 #include "kernel_figures.hpp"
 #include "kernels.hpp"
+#include "memory_check.hpp"
 #include "problem.hpp"
 #include "timing.hpp"
 
@@ -23,6 +25,9 @@ class VariantRunner {
   // Runs `warmup` untimed and `reps` timed GEMMs, each from a reset C (C0, or NaN when
   // beta == 0), and leaves the last run's C in `result`.
   virtual Timings run(int warmup, int reps, std::vector<float>& result) = 0;
+  // After run(): whether every matrix it touched kept its guards and the inputs are unchanged
+  // (memory_check.hpp). Repairs what it finds, so the next variant starts clean.
+  virtual MemoryCheck checkMemory() = 0;
   // Where it runs, for the report.
   virtual std::string deviceName() const = 0;
   // Host threads it uses, where that applies.
@@ -35,8 +40,26 @@ class VariantRunner {
   virtual std::optional<KernelFigures> figures() const { return std::nullopt; }
 };
 
-// The host-side reset every host runner does before a run: C0 when beta != 0, else NaN.
-void resetHostC(const Problem& problem, std::vector<float>& c);
+// The CPU paths and OpenBLAS: each run works on fresh guarded copies of the operands, kept for
+// checkMemory, which frees them (several CPU variants must not hold copies at once).
+class HostRunner : public VariantRunner {
+ public:
+  MemoryCheck checkMemory() override {
+    if (!operands_) return {};
+    const MemoryCheck found = operands_->check();
+    operands_.reset();
+    return found;
+  }
+
+ protected:
+  HostOperands& freshOperands(const Problem& problem) {
+    operands_.reset();  // before the new copies, so two never coexist
+    return operands_.emplace(problem);
+  }
+
+ private:
+  std::optional<HostOperands> operands_;
+};
 
 // Checks the constraints and the launch, builds the kernel and checks it against the device:
 // every usage problem surfaces here, before anything runs.

@@ -59,6 +59,15 @@ std::string sourceKernels() {
   return readText(fromEnvironment("CLGEMM_SOURCE_DIR", CLGEMM_SOURCE_DIR) + "/kernels.cl");
 }
 
+std::string plantedKernels(const std::string& entry, const std::string& code) {
+  std::string text = sourceKernels();
+  const auto at = text.find("void " + entry + "(");
+  const auto body = text.find("{\n", at);
+  if (at == std::string::npos || body == std::string::npos)
+    throw std::runtime_error("kernels.cl has no kernel " + entry);
+  return text.insert(body + 2, code);
+}
+
 TempDir::TempDir() {
   std::string pattern = (fs::temp_directory_path() / "clgemm-test-XXXXXX").string();
   if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");

@@ -63,5 +63,8 @@ void writeText(const std::string& path, const std::string& text);
 
 // The repository's kernels.cl ($CLGEMM_SOURCE_DIR if set), for tests that build a modified copy.
 std::string sourceKernels();
+// sourceKernels() with `code` put first in the body of the kernel `entry` (e.g. "gemm_naive"), for
+// tests that plant a bug and check that clgemm catches it.
+std::string plantedKernels(const std::string& entry, const std::string& code);
 
 }  // namespace clgemm_test

@@ -156,6 +156,19 @@ TEST(Npy, ReadsVersion2Header) {
   EXPECT_TRUE(sameBits(m.data, sequence(12)));
 }
 
+// Found while writing tests/fuzz/fuzz_npy: the header was matched with std::regex, which recursed
+// once per character and overflowed the stack (a crash, not a refusal) on a header of some 50 KB.
+TEST(Npy, ReadsLongestVersion2Header) {
+  TempDir dir;
+  const std::string path = dir.file("long.npy");
+  const std::string shape = "(" + std::string((1u << 20) - 100, ' ') + "2, 3)";
+  writeText(path, npyFile(npyDict("<f4", "False", shape), floatBytes(sequence(6)), 2));
+  const NpyMatrix m = readNpy(path, "--input-a");
+  EXPECT_EQ(m.rows, 2u);
+  EXPECT_EQ(m.cols, 3u);
+  EXPECT_TRUE(sameBits(m.data, sequence(6)));
+}
+
 // readNpy(path) throws a UsageError whose message names the option, the file and each of `problem`.
 void expectRefused(const std::string& path, const std::vector<std::string>& problem) {
   try {

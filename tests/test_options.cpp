@@ -3,8 +3,10 @@
 
 #include <initializer_list>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "defines.hpp"
 #include "errors.hpp"
 #include "kernels.hpp"
 #include "options.hpp"
@@ -106,6 +108,36 @@ TEST(Options, MalformedDefines) {
   EXPECT_NE(usageMessage({"-D", "TSM="}).find("empty value"), std::string::npos);
   EXPECT_NE(usageMessage({"-D", "9X=3"}).find("'9X'"), std::string::npos);
   EXPECT_NE(usageMessage({"-D", "A-B=3"}).find("'A-B'"), std::string::npos);
+}
+
+// Found by tests/fuzz/fuzz_defines: the host must read a parameter's value as the compiler, which
+// gets the text, does: "010" is octal 8 to it, " 16" two tokens, and a NUL (from a tuned entry's
+// JSON) ends the option string.
+TEST(Options, DefineIntegersReadAsTheCompilerReadsThem) {
+  for (const auto& [text, expected] : std::vector<std::pair<std::string, int>>{
+           {"16", 16}, {"0", 0}, {"-3", -3}, {"+4", 4}, {"2147483647", 2147483647}}) {
+    int value = -1;
+    EXPECT_TRUE(clgemm::parseDefineInt(text, value)) << text;
+    EXPECT_EQ(value, expected) << text;
+  }
+  for (const std::string text :
+       {"", "-", "010", "-08", "00", " 16", "16 ", "0x10", "2147483648", "1e3"}) {
+    int value = 0;
+    EXPECT_FALSE(clgemm::parseDefineInt(text, value)) << "'" << text << "'";
+  }
+  for (const std::string text : {std::string("\0", 1), std::string("16\0x", 4)}) {
+    int value = 0;
+    EXPECT_FALSE(clgemm::parseDefineInt(text, value)) << text.size() << " bytes";
+  }
+  try {
+    clgemm::ResolvedDefines({{"TS", 16, "tile size"}}, {{"TS", "010"}});
+    ADD_FAILURE() << "TS=010 accepted";
+  } catch (const clgemm::UsageError& e) {
+    EXPECT_NE(
+        std::string(e.what()).find("TS=010: TS must be an integer (decimal, no leading zeros)"),
+        std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(Options, Conflicts) {

@@ -20,6 +20,7 @@
 namespace {
 
 namespace fs = std::filesystem;
+using clgemm_test::plantedKernels;
 using clgemm_test::readText;
 using clgemm_test::runClgemm;
 using clgemm_test::RunResult;
@@ -195,19 +196,10 @@ TEST(Tune, ATooLargeConfigurationIsSkippedWithItsReason) {
   EXPECT_EQ(doc["candidates"][0]["defines"]["TSK"], 8);
 }
 
-// kernels.cl with `code` put first in gemm_regtile2d's body.
-std::string plantedKernels(const std::string& code) {
-  std::string text = clgemm_test::sourceKernels();
-  const auto at = text.find("void gemm_regtile2d(");
-  const auto body = text.find("{\n", at);
-  if (at == std::string::npos || body == std::string::npos) throw std::runtime_error("no kernel");
-  return text.insert(body + 2, code);
-}
-
 TEST(Tune, CandidatesThatFailToBuildAreInvalidAndTheSearchGoesOn) {
   TempDir store, dir;
   writeText(dir.file("kernels.cl"),
-            plantedKernels("#if TSM == 32\n#error planted failure\n#endif\n"));
+            plantedKernels("gemm_regtile2d", "#if TSM == 32\n#error planted failure\n#endif\n"));
   const auto r = runClgemm(
       tune(store, kTinySpace + std::vector<std::string>{"--kernels", dir.file("kernels.cl"),
                                                         "--format", "json"}));
@@ -235,7 +227,8 @@ TEST(Tune, AWrongKernelNeverWinsHoweverFast) {
   TempDir store, dir;
   // With PAD=2 the kernel writes zeros over C and returns: far the fastest, and wrong.
   writeText(dir.file("kernels.cl"),
-            plantedKernels("#if PAD == 2\n"
+            plantedKernels("gemm_regtile2d",
+                           "#if PAD == 2\n"
                            "  for (int i = get_global_id(1); i < M; i += get_global_size(1))\n"
                            "    for (int j = get_global_id(0); j < N; j += get_global_size(0))\n"
                            "      C[i * N + j] = 0.0f;\n"

@@ -10,6 +10,7 @@ packages=(
   libcxxopts-dev libgtest-dev nlohmann-json3-dev
   libclblast-dev libopenblas-dev
   python3 python3-numpy python3-matplotlib
+  clang libclang-rt-14-dev  # the fuzz targets: Debian 12's clang 14 and its libFuzzer runtime
 )
 
 missing=()

@@ -2,7 +2,9 @@
 # Install what is missing, build clgemm and its tests, and run the whole suite on the machine's
 # OpenCL device (pocl's CPU device where there is no GPU). Then the same suite on a build without
 # the optional baselines (CLBlast, OpenBLAS), whose rows must say "not built" instead of failing,
-# and on a build with AddressSanitizer and UndefinedBehaviorSanitizer (CLGEMM_SANITIZE).
+# on a build with AddressSanitizer and UndefinedBehaviorSanitizer (CLGEMM_SANITIZE), and last the
+# libFuzzer targets of the -D, --sizes and .npy parsers, built with clang (CLGEMM_FUZZ), each run
+# for 45 seconds.
 # Extra arguments go to ctest, e.g.   tools/test.sh -R Npy
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -32,3 +34,12 @@ cmake --build "$build-sanitize" -j"$jobs"
 (cd "$build-sanitize" &&
   LSAN_OPTIONS="suppressions=$root/tests/lsan-pocl.supp:print_suppressions=0" \
     ctest --output-on-failure --timeout 900 -LE oclgrind "$@")
+
+echo "== libFuzzer targets: $build-fuzz"
+# Only the parsers are built here (CLGEMM_FUZZ configures nothing else), so clang needs neither
+# OpenCL nor OpenMP; one fuzzer runs per core, and what they find is saved under
+# $build-fuzz/tests/fuzz/<target>.run/artifacts.
+CC=clang CXX=clang++ cmake -S "$root" -B "$build-fuzz" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCLGEMM_FUZZ=ON -DCLGEMM_BUILD_TESTS=OFF
+cmake --build "$build-fuzz" -j"$jobs"
+(cd "$build-fuzz" && ctest --output-on-failure -L fuzz -j"$jobs" "$@")
