@@ -690,7 +690,8 @@ __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void gemm_regtile2
 // ---------------------------------------------------------------------------------------------
 // best: the fastest kernel clgemm has, for large sizes on GPUs. Over regtile2d it adds:
 //  - float4 loads from global memory (when the row length allows: VEC_A for K % 4 == 0,
-//    VEC_B for N % 4 == 0; the host sets them from the problem) and float4 reads from local memory;
+//    VEC_B for N % 4 == 0; the host sets them from the problem) and aligned float4 reads from
+//    local memory (one 128-bit load each);
 //  - A stored transposed in local memory, each thread's TM x TN block split into float4 groups
 //    strided across the tile, so a warp's local reads are broadcasts or conflict-free;
 //  - double-buffered local memory with register prefetch: the next tile's global loads are issued
@@ -763,8 +764,11 @@ inline float4 best_load4(__global const float* p, const int rows, const int cols
 __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_best(
     const int M, const int N, const int K, const float alpha, const float beta,
     __global const float* restrict A, __global const float* restrict B, __global float* C) {
-  __local float As[2][BK][BM + PADA];  // A transposed: As[k][m]
-  __local float Bs[2][BK][BN + PADB];
+  // 16-byte aligned, with rows of a multiple of 4 floats (PADA, PADB), so the float4 reads below
+  // may be single 128-bit loads: vload4 promises only 4-byte alignment, and NVIDIA's compiler
+  // then splits every read into four (32 against 47 TFLOP/s at 128x128, docs/performance.md).
+  __local float As[2][BK][BM + PADA] __attribute__((aligned(16)));  // A transposed: As[k][m]
+  __local float Bs[2][BK][BN + PADB] __attribute__((aligned(16)));
 
   const int tx = get_local_id(0);
   const int ty = get_local_id(1);
@@ -816,7 +820,7 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_be
   }                                                        \
   _Pragma("unroll") for (int i = 0; i < BEST_LOADS_B; ++i) {                 \
     const int idx = tid + i * BEST_THREADS;                \
-    vstore4(b_next[i], 0, &Bs[buf][idx / (BN / 4)][(idx % (BN / 4)) * 4]); \
+    *(__local float4*)&Bs[buf][idx / (BN / 4)][(idx % (BN / 4)) * 4] = b_next[i]; \
   }
 
   BEST_FETCH(0)
@@ -832,14 +836,14 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_be
     for (int k = 0; k < BK; ++k) {
       float a[TM], b[TN];
       for (int g = 0; g < BEST_GROUPS_M; ++g) {
-        const float4 v = vload4(0, &As[cur][k][g * BEST_STRIDE_M + ty * 4]);
+        const float4 v = *(__local const float4*)&As[cur][k][g * BEST_STRIDE_M + ty * 4];
         a[g * 4 + 0] = v.x;
         a[g * 4 + 1] = v.y;
         a[g * 4 + 2] = v.z;
         a[g * 4 + 3] = v.w;
       }
       for (int g = 0; g < BEST_GROUPS_N; ++g) {
-        const float4 v = vload4(0, &Bs[cur][k][g * BEST_STRIDE_N + tx * 4]);
+        const float4 v = *(__local const float4*)&Bs[cur][k][g * BEST_STRIDE_N + tx * 4];
         b[g * 4 + 0] = v.x;
         b[g * 4 + 1] = v.y;
         b[g * 4 + 2] = v.z;
