@@ -29,10 +29,6 @@ std::string MemoryCheck::describe() const {
   return text;
 }
 
-void MemoryCheck::add(const MemoryCheck& other) {
-  findings.insert(findings.end(), other.findings.begin(), other.findings.end());
-}
-
 void checkGuard(const float* guard, std::size_t count, GuardSide side, const std::string& matrix,
                 MemoryCheck& out) {
   std::size_t written = 0, nearest = 0;

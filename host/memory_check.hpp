@@ -28,7 +28,6 @@ struct MemoryCheck {
   bool clean() const { return findings.empty(); }
   // "memory check failed: " and the findings joined by "; ".
   std::string describe() const;
-  void add(const MemoryCheck& other);
 };
 
 // Which side of its matrix a guard region lies on.
