@@ -699,9 +699,15 @@ __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void gemm_regtile2
 //  - work-group order swizzled in bands of GROUP_M block rows, so blocks running together share
 //    tiles of A and B in L2.
 // Global (ceil(N/BN)*BN/TN, ceil(M/BM)*BM/TM), local (BN/TN, BM/TM).
-// Any size: with EDGE = 1 (the host sets it unless M, N, K are multiples of BM, BN, BK) loads
-// outside A or B put zeros into the tiles and stores are bounds-checked; with EDGE = 0 nothing is
-// checked, which is only correct for exact multiples.
+// Any size, in one of two ways the host chooses (PAD_FROM):
+//  - in the kernel: with EDGE = 1 (set unless M, N, K are multiples of BM, BN, BK) the K loop
+//    starts before column 0 so that only its first tile is partial (zeros there), loads past the
+//    bottom and right edges are clamped to the last row or column, and stores are bounds-checked;
+//  - padding copies, for large sizes: resize_matrix copies A, B (and C where beta != 0) into
+//    zero-padded matrices of tile multiples, the GEMM runs on those as an exact problem, and C is
+//    copied back, in every repetition and timed with it. The host then also passes PADDED_M,
+//    PADDED_N and PADDED_K, for the report only.
+// With EDGE = 0 nothing is checked, which is only correct for exact multiples.
 #if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_gemm_best)
 #ifndef BM
 #define BM 64  // rows of C per work-group
@@ -727,8 +733,11 @@ __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void gemm_regtile2
 #ifndef GROUP_M
 #define GROUP_M 8  // block rows per band of the swizzled work-group order (1: no swizzle)
 #endif
+#ifndef PAD_FROM
+#define PAD_FROM 4000  // padding copies from this size up (read by the host, not the kernel)
+#endif
 #ifndef EDGE
-#define EDGE 1  // bounds checks (set by the host)
+#define EDGE 1  // edges handled in the kernel (set by the host)
 #endif
 #ifndef VEC_A
 #define VEC_A 0  // rows of A start 16-byte aligned (K % 4 == 0; set by the host)
@@ -745,20 +754,49 @@ __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void gemm_regtile2
 #define BEST_STRIDE_M (BM / BEST_GROUPS_M)  // distance between a work-item's row groups
 #define BEST_STRIDE_N (BN / BEST_GROUPS_N)
 
-// Four consecutive floats of row `row` of a matrix with `cols` columns, from column `col`;
-// zeros outside the matrix.
-inline float4 best_load4(__global const float* p, const int rows, const int cols, const int row,
-                         const int col, const int vec) {
+// Four floats of A at offset `at`, from column k of the K loop; zeros left of column 0, which
+// only the first tile reaches (`first`).
+inline float4 best_fetch_a(__global const float* A, const int at, const int k, const int first) {
 #if EDGE
-  if (row >= rows) return (float4)(0.0f);
-  if (col + 3 >= cols) {
-    const __global float* r = p + row * cols;
-    return (float4)(col < cols ? r[col] : 0.0f, col + 1 < cols ? r[col + 1] : 0.0f,
-                    col + 2 < cols ? r[col + 2] : 0.0f, 0.0f);
-  }
+  if (first && k < 0)
+    return (float4)(k >= 0 ? A[at] : 0.0f, k + 1 >= 0 ? A[at + 1] : 0.0f,
+                    k + 2 >= 0 ? A[at + 2] : 0.0f, k + 3 >= 0 ? A[at + 3] : 0.0f);
 #endif
-  if (vec) return *(__global const float4*)(p + row * cols + col);
-  return vload4(0, p + row * cols + col);
+#if VEC_A
+  return *(__global const float4*)(A + at);
+#else
+  return vload4(0, A + at);
+#endif
+}
+
+// Four floats of row k of B, which starts at offset `at`, from column `col`; zeros above row 0,
+// which only the first tile reaches. Columns past the right edge repeat the last one.
+inline float4 best_fetch_b(__global const float* B, const int at, const int k, const int col,
+                           const int N, const int first) {
+#if EDGE
+  if (first && k < 0) return (float4)(0.0f);
+#endif
+#if VEC_B
+  return *(__global const float4*)(B + at + col);
+#elif EDGE
+  return (float4)(B[at + min(col, N - 1)], B[at + min(col + 1, N - 1)],
+                  B[at + min(col + 2, N - 1)], B[at + min(col + 3, N - 1)]);
+#else
+  return vload4(0, B + at + col);
+#endif
+}
+
+// dst (rows x cols) = src (src_rows x src_cols), cut to dst's size or extended with zeros to the
+// right and below: best's padding copies, in and out. Global (ceil(cols/32)*32,
+// ceil(rows/8)*8), local (32, 8); one element per work-item, consecutive work-items along a row,
+// so reads and writes coalesce.
+__kernel __attribute__((reqd_work_group_size(32, 8, 1))) void resize_matrix(
+    const int src_rows, const int src_cols, __global const float* restrict src, const int rows,
+    const int cols, __global float* restrict dst) {
+  const int c = get_global_id(0);
+  const int r = get_global_id(1);
+  if (r >= rows || c >= cols) return;
+  dst[r * cols + c] = (r < src_rows && c < src_cols) ? src[r * src_cols + c] : 0.0f;
 }
 
 __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_best(
@@ -794,19 +832,46 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_be
 
   const int tiles = (K + BK - 1) / BK;
 
+  // Where each of the work-item's loads of tile 0 starts. With EDGE, the K loop starts at
+  // k_start = K - tiles * BK (<= 0), so that only tile 0 reaches outside A and B along K, and
+  // rows of A and columns of B past the bottom and right edges are clamped to the last ones: they
+  // feed only rows and columns of the block that are never stored. Every load after tile 0 is then
+  // the EDGE = 0 load, unchecked; checks inside the loop cost 25% at 1024 (docs/performance.md).
+  const int k_start = EDGE ? K - tiles * BK : 0;
+  int a_at[BEST_LOADS_A];  // offset in A
+  int b_at[BEST_LOADS_B];  // offset in B of the row
+  int b_col[BEST_LOADS_B];
+  _Pragma("unroll") for (int i = 0; i < BEST_LOADS_A; ++i) {
+    const int idx = tid + i * BEST_THREADS;
+#if EDGE
+    const int row = min(row0 + idx / (BK / 4), M - 1);
+#else
+    const int row = row0 + idx / (BK / 4);
+#endif
+    a_at[i] = row * K + k_start + (idx % (BK / 4)) * 4;
+  }
+  _Pragma("unroll") for (int i = 0; i < BEST_LOADS_B; ++i) {
+    const int idx = tid + i * BEST_THREADS;
+    const int col = col0 + (idx % (BN / 4)) * 4;
+    b_at[i] = (k_start + idx / (BN / 4)) * N;
+#if EDGE && VEC_B
+    b_col[i] = min(col, N - 4);  // aligned rows hold whole float4s: clamp the group
+#else
+    b_col[i] = col;  // unaligned rows: best_fetch_b clamps each column
+#endif
+  }
+
   // Global -> registers for tile t. The loops are unrolled so a_next and b_next stay in
   // registers; rolled, pocl 3.1 computed wrong results for some shapes (loads of A and B per
   // work-item differing, e.g. BM=128 BN=64 TM=8 TN=4) that oclgrind finds no fault in.
-#define BEST_FETCH(t)                                                                        \
-  _Pragma("unroll") for (int i = 0; i < BEST_LOADS_A; ++i) {                                                   \
-    const int idx = tid + i * BEST_THREADS;                                                  \
-    a_next[i] = best_load4(A, M, K, row0 + idx / (BK / 4), (t) * BK + (idx % (BK / 4)) * 4, \
-                           VEC_A);                                                           \
+#define BEST_FETCH(t, first)                                                                  \
+  _Pragma("unroll") for (int i = 0; i < BEST_LOADS_A; ++i) {                                 \
+    const int k = k_start + ((tid + i * BEST_THREADS) % (BK / 4)) * 4;                      \
+    a_next[i] = best_fetch_a(A, a_at[i] + (t) * BK, k, first);                              \
   }                                                                                          \
-  _Pragma("unroll") for (int i = 0; i < BEST_LOADS_B; ++i) {                                                   \
-    const int idx = tid + i * BEST_THREADS;                                                  \
-    b_next[i] = best_load4(B, K, N, (t) * BK + idx / (BN / 4), col0 + (idx % (BN / 4)) * 4,  \
-                           VEC_B);                                                           \
+  _Pragma("unroll") for (int i = 0; i < BEST_LOADS_B; ++i) {                                 \
+    const int k = k_start + (tid + i * BEST_THREADS) / (BN / 4);                            \
+    b_next[i] = best_fetch_b(B, b_at[i] + (t) * BK * N, k, b_col[i], N, first);             \
   }
   // Registers -> local buffer `buf` (A transposed on the way).
 #define BEST_STORE(buf)                                    \
@@ -823,14 +888,14 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_be
     *(__local float4*)&Bs[buf][idx / (BN / 4)][(idx % (BN / 4)) * 4] = b_next[i]; \
   }
 
-  BEST_FETCH(0)
+  BEST_FETCH(0, 1)
   BEST_STORE(0)
   barrier(CLK_LOCAL_MEM_FENCE);
 
   for (int t = 0; t < tiles; ++t) {
     const int cur = t & 1;
     if (t + 1 < tiles) {
-      BEST_FETCH(t + 1)
+      BEST_FETCH(t + 1, 0)
     }
 #pragma unroll
     for (int k = 0; k < BK; ++k) {
@@ -909,6 +974,7 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_be
 #undef PADA
 #undef PADB
 #undef GROUP_M
+#undef PAD_FROM
 #undef EDGE
 #undef VEC_A
 #undef VEC_B

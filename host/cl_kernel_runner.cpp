@@ -1,4 +1,7 @@
 // Runner for the kernels in kernels.cl.
+#include <array>
+#include <utility>
+
 #include "cl_check.hpp"
 #include "errors.hpp"
 #include "kernel_figures.hpp"
@@ -22,17 +25,27 @@ cl::Kernel kernelNamed(const BuiltProgram& built, const Variant& variant, const 
 }
 
 class ClKernelRunner : public VariantRunner {
+  // The padding copies: A and B into padded scratch matrices, C in (where beta != 0) and C back.
+  enum Copy { kAIn, kBIn, kCIn, kCOut };
+
  public:
   ClKernelRunner(const Variant& variant, const ResolvedDefines& defines, ClSession& session,
                  const Problem& problem, const std::string& extra_options, std::ostream* log)
       : session_(session), problem_(problem) {
     checkConstraints(variant, defines);
-    gemm_.shape = variant.shape(defines, problem.m, problem.n);
+    if (variant.padding) padded_ = variant.padding(defines, problem.m, problem.n, problem.k);
+    gemm_.shape = variant.shape(defines, gemmSize().m, gemmSize().n);
     checkVariantConfig(session.info(), variant, defines, gemm_.shape);
     LaunchShape transpose_shape;
     if (!variant.transpose_b_entry.empty()) {
       transpose_shape = variant.transpose_b_shape(defines, problem.k, problem.n);
       checkVariantConfig(session.info(), variant, defines, transpose_shape);
+    }
+    if (padded_) {
+      for (const Copy c : {kAIn, kBIn, kCIn, kCOut}) {
+        const auto [rows, cols] = copySize(c);
+        checkVariantConfig(session.info(), variant, defines, variant.pad_shape(rows, cols));
+      }
     }
     // Only this variant's section of kernels.cl is compiled (see the file's header).
     std::string options =
@@ -63,25 +76,44 @@ class ClKernelRunner : public VariantRunner {
                                      transpose.shape, variant.transpose_b_entry, built.log));
       transpose_ = std::move(transpose);
     }
+    if (padded_) {
+      for (const Copy c : {kAIn, kBIn, kCIn, kCOut}) {
+        const auto [rows, cols] = copySize(c);
+        Launch& copy = copies_[c];
+        copy = {kernelNamed(built, variant, variant.pad_entry, session.programs().origin()),
+                variant.pad_shape(rows, cols)};
+        checkBuiltKernel(session.info(), variant, copy.shape,
+                         kernelFigures(copy.kernel, session.device(), session.info(), copy.shape,
+                                       variant.pad_entry, built.log));
+      }
+    }
   }
 
   Timings run(int warmup, int reps, std::vector<float>& result) override {
     try {
-      cl::Buffer& b = transpose_ ? transposedB() : session_.b();
-      gemm_.kernel.setArg(0, problem_.m);
-      gemm_.kernel.setArg(1, problem_.n);
-      gemm_.kernel.setArg(2, problem_.k);
+      if (padded_) allocatePadded();
+      const PaddedSizes size = gemmSize();
+      gemm_.kernel.setArg(0, size.m);
+      gemm_.kernel.setArg(1, size.n);
+      gemm_.kernel.setArg(2, size.k);
       gemm_.kernel.setArg(3, problem_.alpha);
       gemm_.kernel.setArg(4, problem_.beta);
-      gemm_.kernel.setArg(5, session_.a());
-      gemm_.kernel.setArg(6, b);
-      gemm_.kernel.setArg(7, session_.c());
+      gemm_.kernel.setArg(5, a_padded_.allocated() ? a_padded_.view() : session_.a());
+      gemm_.kernel.setArg(6, b_padded_.allocated() ? b_padded_.view()
+                             : transpose_          ? transposedB()
+                                                   : session_.b());
+      gemm_.kernel.setArg(7, c_padded_.allocated() ? c_padded_.view() : session_.c());
     } catch (const cl::Error& e) {
       rethrowClError(e);
     }
     std::vector<Launch> launches;
     if (transpose_) launches.push_back(*transpose_);
+    // The padding copies that are needed: A and B in, C in where it is read, and C out.
+    if (a_padded_.allocated()) launches.push_back(copies_[kAIn]);
+    if (b_padded_.allocated()) launches.push_back(copies_[kBIn]);
+    if (c_padded_.allocated() && problem_.beta != 0.0f) launches.push_back(copies_[kCIn]);
     launches.push_back(gemm_);
+    if (c_padded_.allocated()) launches.push_back(copies_[kCOut]);
     const Timings t =
         timeKernels(session_.queue(), launches, warmup, reps, [&] { session_.resetC(); });
     session_.readC(result);
@@ -90,7 +122,8 @@ class ClKernelRunner : public VariantRunner {
 
   MemoryCheck checkMemory() override {
     MemoryCheck out = session_.checkMemory();
-    if (bt_.allocated()) bt_.checkGuards(session_.queue(), out);
+    for (GuardedClBuffer* scratch : {&bt_, &a_padded_, &b_padded_, &c_padded_})
+      if (scratch->allocated()) scratch->checkGuards(session_.queue(), out);
     return out;
   }
 
@@ -112,11 +145,69 @@ class ClKernelRunner : public VariantRunner {
     return bt_.view();
   }
 
+  // The problem the GEMM kernel runs: the padded one, or the user's.
+  PaddedSizes gemmSize() const {
+    return padded_ ? *padded_ : PaddedSizes{problem_.m, problem_.n, problem_.k};
+  }
+
+  // The destination size (rows, cols) of a padding copy.
+  std::pair<int, int> copySize(Copy c) const {
+    switch (c) {
+      case kAIn:
+        return {padded_->m, padded_->k};
+      case kBIn:
+        return {padded_->k, padded_->n};
+      case kCIn:
+        return {padded_->m, padded_->n};
+      case kCOut:
+        break;
+    }
+    return {problem_.m, problem_.n};
+  }
+
+  // The padded scratch matrices, allocated at the first run like B transposed, and the copies'
+  // arguments (source rows, source cols, source, rows, cols, destination). A matrix that already
+  // has its padded size is used as it is.
+  void allocatePadded() {
+    if (padded_allocated_) return;
+    padded_allocated_ = true;
+    const PaddedSizes& p = *padded_;
+    const int m = problem_.m, n = problem_.n, k = problem_.k;
+    const auto args = [](Launch& copy, int src_rows, int src_cols, cl::Buffer& src, int rows,
+                         int cols, cl::Buffer& dst) {
+      copy.kernel.setArg(0, src_rows);
+      copy.kernel.setArg(1, src_cols);
+      copy.kernel.setArg(2, src);
+      copy.kernel.setArg(3, rows);
+      copy.kernel.setArg(4, cols);
+      copy.kernel.setArg(5, dst);
+    };
+    if (p.m != m || p.k != k) {
+      a_padded_ = session_.scratch(std::size_t(p.m) * std::size_t(p.k), "A padded");
+      args(copies_[kAIn], m, k, session_.a(), p.m, p.k, a_padded_.view());
+    }
+    if (p.k != k || p.n != n) {
+      b_padded_ = session_.scratch(std::size_t(p.k) * std::size_t(p.n), "B padded");
+      args(copies_[kBIn], k, n, session_.b(), p.k, p.n, b_padded_.view());
+    }
+    if (p.m != m || p.n != n) {
+      c_padded_ = session_.scratch(std::size_t(p.m) * std::size_t(p.n), "C padded");
+      args(copies_[kCIn], m, n, session_.c(), p.m, p.n, c_padded_.view());
+      args(copies_[kCOut], p.m, p.n, c_padded_.view(), m, n, session_.c());
+    }
+  }
+
   ClSession& session_;
   const Problem& problem_;
   Launch gemm_;
   std::optional<Launch> transpose_;
   GuardedClBuffer bt_;
+  // Padding: the padded problem, the copies (A, B and C into padded scratch matrices, C back)
+  // and the scratch matrices, each allocated only where the padded size differs.
+  std::optional<PaddedSizes> padded_;
+  std::array<Launch, 4> copies_;
+  bool padded_allocated_ = false;
+  GuardedClBuffer a_padded_, b_padded_, c_padded_;
   KernelFigures figures_;
   std::vector<ResolvedDefine> derived_;
 };

@@ -1,6 +1,7 @@
 #include "kernels.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <sstream>
 
 #include "device.hpp"
@@ -387,6 +388,24 @@ Variant regtile2d() {
   return v;
 }
 
+// best at sizes that are not multiples of its tiles: padding copies from PAD_FROM up, where they
+// cost less than the kernel's own edge handling (docs/performance.md). The size compared is the
+// harmonic mean 3 / (1/M + 1/N + 1/K), because the copies move about M*K + K*N + M*N floats
+// against the GEMM's 2*M*N*K flops: a small K (8191 x 8191 x 256) makes copying C as costly as
+// small M and N do. Not where a padded matrix would pass the kernels' 32-bit indices.
+std::optional<PaddedSizes> bestPadding(const ResolvedDefines& d, int m, int n, int k) {
+  const long long bm = d.param("BM"), bn = d.param("BN"), bk = d.param("BK");
+  if (m % bm == 0 && n % bn == 0 && k % bk == 0) return std::nullopt;
+  // harmonic mean >= PAD_FROM, without dividing (exact for small sizes).
+  const double mn = double(m) * n, mk = double(m) * k, nk = double(n) * k;
+  if (3.0 * mn * k < double(d.param("PAD_FROM")) * (mn + mk + nk)) return std::nullopt;
+  const long long pm = (m + bm - 1) / bm * bm, pn = (n + bn - 1) / bn * bn,
+                  pk = (k + bk - 1) / bk * bk;
+  const long long index_limit = std::numeric_limits<int>::max();
+  if (pm * pk > index_limit || pk * pn > index_limit || pm * pn > index_limit) return std::nullopt;
+  return PaddedSizes{int(pm), int(pn), int(pk)};
+}
+
 Variant best() {
   Variant v = openClVariant(
       "best", "gemm_best",
@@ -399,14 +418,21 @@ Variant best() {
        {"TN", 4, "columns of C per work-item (a multiple of 4)", {4, 8, 16}},
        {"PADA", 4, "padding floats per row of the transposed A tile (a multiple of 4)", {0, 4, 8}},
        {"PADB", 4, "padding floats per row of the B tile (a multiple of 4)", {0, 4, 8}},
-       {"GROUP_M", 8, "block rows per band of the swizzled work-group order", {1, 4, 8, 16}}},
+       {"GROUP_M", 8, "block rows per band of the swizzled work-group order", {1, 4, 8, 16}},
+       {"PAD_FROM",
+        4000,
+        "sizes that are not tile multiples: padding copies (timed with the GEMM) from this size "
+        "up, the harmonic mean of M, N and K; edge handling in the kernel below it (0: always "
+        "copies)",
+        {0, 4000}}},
       "regtile2d",
       "float4 loads from global and local memory, double-buffered local memory with register "
-      "prefetch (one barrier per tile), and a work-group order swizzled for L2 reuse");
+      "prefetch (one barrier per tile), a work-group order swizzled for L2 reuse, and edges kept "
+      "out of the loop (K shifted, clamped loads) or, for large sizes, padding copies");
   v.constraints = [](const ResolvedDefines& d) {
     std::vector<std::string> errors;
     requireAtLeast(errors, d, {"BM", "BN", "BK", "TM", "TN", "GROUP_M"}, 1);
-    requireAtLeast(errors, d, {"PADA", "PADB"}, 0);
+    requireAtLeast(errors, d, {"PADA", "PADB", "PAD_FROM"}, 0);
     if (!errors.empty()) return errors;
     for (const char* name : {"BK", "TM", "TN", "PADA", "PADB"}) {
       if (d.param(name) % 4 != 0)
@@ -437,14 +463,34 @@ Variant best() {
                        (d.param("BM") + d.param("PADA") + d.param("BN") + d.param("PADB"))) *
            sizeof(float);
   };
+  v.padding = bestPadding;
+  v.pad_entry = "resize_matrix";
+  v.pad_shape = [](int rows, int cols) {
+    return LaunchShape{{roundUp(std::size_t(cols), 32), roundUp(std::size_t(rows), 8)},
+                       {32, 8},
+                       "resize_matrix's fixed 32 x 8"};
+  };
   v.global_bytes = [](const ResolvedDefines& d, int m, int n, int k) {
-    return tileTraffic(m, n, k, d.param("BM"), d.param("BN"));
+    const auto pad = bestPadding(d, m, n, k);
+    if (!pad) return tileTraffic(m, n, k, d.param("BM"), d.param("BN"));
+    // The copies read A and B once and the padded C once; the GEMM reads the padded A and B.
+    return tileTraffic(pad->m, pad->n, pad->k, d.param("BM"), d.param("BN")) +
+           double(sizeof(float)) * (double(m) * k + double(k) * n + double(pad->m) * pad->n);
   };
   v.problem_defines = [](const ResolvedDefines& d, int m, int n, int k) {
+    if (const auto pad = bestPadding(d, m, n, k)) {
+      // An exact problem, float4-aligned; the padded sizes are for the report.
+      return std::vector<ResolvedDefine>{{"EDGE", "0", "problem"},
+                                         {"VEC_A", "1", "problem"},
+                                         {"VEC_B", "1", "problem"},
+                                         {"PADDED_M", std::to_string(pad->m), "problem"},
+                                         {"PADDED_N", std::to_string(pad->n), "problem"},
+                                         {"PADDED_K", std::to_string(pad->k), "problem"}};
+    }
     const bool exact = m % d.param("BM") == 0 && n % d.param("BN") == 0 && k % d.param("BK") == 0;
     return std::vector<ResolvedDefine>{{"EDGE", exact ? "0" : "1", "problem"},
-                                       {"VEC_A", k % 4 == 0 ? "1" : "0", "problem"},
-                                       {"VEC_B", n % 4 == 0 ? "1" : "0", "problem"}};
+                                       {"VEC_A", alignedRows(k, 4), "problem"},
+                                       {"VEC_B", alignedRows(n, 4), "problem"}};
   };
   return v;
 }

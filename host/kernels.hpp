@@ -38,6 +38,11 @@ enum class Backend {
   kOpenblas  // OpenBLAS cblas_sgemm on the host, host clock
 };
 
+// The padded problem a variant runs in place of the user's: A is m x k, B k x n, C m x n.
+struct PaddedSizes {
+  int m, n, k;
+};
+
 struct Variant {
   std::string name;  // what --kernel takes
   Backend backend;
@@ -68,6 +73,17 @@ struct Variant {
   // in B's place. Its launch follows from the parameters and K, N.
   std::string transpose_b_entry;
   std::function<LaunchShape(const ResolvedDefines&, int k, int n)> transpose_b_shape;
+
+  // Optional: padding copies, for sizes where the GEMM runs faster on tile multiples than with
+  // bounds checks. `padding` says whether to pad and to what (nothing: no copies). Then, in every
+  // repetition and timed with the GEMM, the helper kernel `pad_entry` copies A, B (and C where
+  // beta != 0) into zero-padded scratch matrices, the GEMM runs on those with the padded sizes as
+  // M, N, K, and the helper copies C back. The helper takes (source rows, source cols, source,
+  // rows, cols, destination) and is launched as `pad_shape` says for the destination's size;
+  // problem_defines sees the user's sizes and must derive the padded problem's defines.
+  std::string pad_entry;
+  std::function<std::optional<PaddedSizes>(const ResolvedDefines&, int m, int n, int k)> padding;
+  std::function<LaunchShape(int rows, int cols)> pad_shape;
 
   // kCpu only: one GEMM with the resolved parameters.
   std::function<void(const CpuGemm&, const ResolvedDefines&)> cpu;

@@ -38,6 +38,10 @@ std::optional<ConfigIssue> configIssue(const Variant& variant, const DeviceInfo&
   if (!variant.transpose_b_entry.empty())
     return findConfigIssue(device, variant, defines,
                            variant.transpose_b_shape(defines, size.k, size.n));
+  if (variant.padding) {
+    if (const auto pad = variant.padding(defines, size.m, size.n, size.k))
+      return findConfigIssue(device, variant, defines, variant.pad_shape(pad->m, pad->k));
+  }
   return std::nullopt;
 }
 

@@ -133,6 +133,20 @@ TEST_P(Oclgrind, CleanWithDefaultAndOtherParameters) {
   }
 }
 
+// best's other way with sizes that divide no tile: padding copies in and out (forced here; on a
+// GPU they start at PAD_FROM = 4000), C copied in as well (beta = -0.5).
+TEST(OclgrindPadding, BestPaddingCopiesAreClean) {
+  for (const Shape& s : {Shape{33, 17, 9}, Shape{20, 45, 11}, Shape{1, 1, 1}}) {
+    const OclgrindRun run = underOclgrind("best", s, {"PAD_FROM=0"});
+    const std::string what = "best at " + describe(s, {"PAD_FROM=0"});
+    EXPECT_EQ(run.log, "") << what << ": oclgrind reported:\n" << run.log;
+    EXPECT_EQ(run.exit_code, 0) << what << "\n" << run.err;
+    ASSERT_TRUE(run.report.contains("results")) << what << "\n" << run.err;
+    EXPECT_EQ(run.report["results"][0]["status"], "ok") << what << "\n" << run.err;
+    EXPECT_TRUE(run.report["results"][0]["defines"].contains("PADDED_M")) << what;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryOpenClKernel, Oclgrind, ::testing::ValuesIn(openClVariants()),
                          [](const auto& info) {
                            std::string name = info.param;
