@@ -61,4 +61,12 @@ void writeFileAtomically(const std::string& path, const std::string& option,
   }
 }
 
+void writeReportTo(const std::string& path, std::ostream& out,
+                   const std::function<void(std::ostream&)>& write) {
+  if (path.empty())
+    write(out);
+  else
+    writeFileAtomically(path, "--out", write);
+}
+
 }  // namespace clgemm

@@ -14,6 +14,10 @@ namespace clgemm {
 void writeFileAtomically(const std::string& path, const std::string& option,
                          const std::function<void(std::ostream&)>& write);
 
+// The report: to `out` when `path` (--out) is empty, else atomically into that file.
+void writeReportTo(const std::string& path, std::ostream& out,
+                   const std::function<void(std::ostream&)>& write);
+
 // Fails early, before minutes of benchmarking, when `path` could not be written later.
 void checkWritable(const std::string& path, const std::string& option);
 

@@ -24,14 +24,15 @@ cl::Kernel kernelNamed(const BuiltProgram& built, const Variant& variant, const 
   }
 }
 
-class ClKernelRunner : public VariantRunner {
+class ClKernelRunner : public ClGemmRunner {
   // The padding copies: A and B into padded scratch matrices, C in (where beta != 0) and C back.
   enum Copy { kAIn, kBIn, kCIn, kCOut };
 
  public:
   ClKernelRunner(const Variant& variant, const ResolvedDefines& defines, ClSession& session,
-                 const Problem& problem, const std::string& extra_options, std::ostream* log)
-      : session_(session), problem_(problem) {
+                 const Problem& problem, const std::string& extra_options, std::ostream* log,
+                 std::optional<ClOperands> operands)
+      : session_(session), problem_(problem), operands_(std::move(operands)) {
     checkConstraints(variant, defines);
     if (variant.padding) padded_ = variant.padding(defines, problem.m, problem.n, problem.k);
     gemm_.shape = variant.shape(defines, gemmSize().m, gemmSize().n);
@@ -90,34 +91,20 @@ class ClKernelRunner : public VariantRunner {
   }
 
   Timings run(int warmup, int reps, std::vector<float>& result) override {
-    try {
-      if (padded_) allocatePadded();
-      const PaddedSizes size = gemmSize();
-      gemm_.kernel.setArg(0, size.m);
-      gemm_.kernel.setArg(1, size.n);
-      gemm_.kernel.setArg(2, size.k);
-      gemm_.kernel.setArg(3, problem_.alpha);
-      gemm_.kernel.setArg(4, problem_.beta);
-      gemm_.kernel.setArg(5, a_padded_.allocated() ? a_padded_.view() : session_.a());
-      gemm_.kernel.setArg(6, b_padded_.allocated() ? b_padded_.view()
-                             : transpose_          ? transposedB()
-                                                   : session_.b());
-      gemm_.kernel.setArg(7, c_padded_.allocated() ? c_padded_.view() : session_.c());
-    } catch (const cl::Error& e) {
-      rethrowClError(e);
-    }
-    std::vector<Launch> launches;
-    if (transpose_) launches.push_back(*transpose_);
-    // The padding copies that are needed: A and B in, C in where it is read, and C out.
-    if (a_padded_.allocated()) launches.push_back(copies_[kAIn]);
-    if (b_padded_.allocated()) launches.push_back(copies_[kBIn]);
-    if (c_padded_.allocated() && problem_.beta != 0.0f) launches.push_back(copies_[kCIn]);
-    launches.push_back(gemm_);
-    if (c_padded_.allocated()) launches.push_back(copies_[kCOut]);
+    const std::vector<Launch> launches = bindLaunches();
     const Timings t =
         timeKernels(session_.queue(), launches, warmup, reps, [&] { session_.resetC(); });
     session_.readC(result);
     return t;
+  }
+
+  std::pair<cl::Event, cl::Event> enqueueGemm(const std::vector<cl::Event>* wait) override {
+    const std::vector<Launch> launches = bindLaunches();
+    try {
+      return enqueueLaunches(operands_ ? operands_->queue : session_.queue(), launches, wait);
+    } catch (const cl::Error& e) {
+      rethrowClError(e);
+    }
   }
 
   MemoryCheck checkMemory() override {
@@ -132,6 +119,36 @@ class ClKernelRunner : public VariantRunner {
   std::optional<KernelFigures> figures() const override { return figures_; }
 
  private:
+  // Sets the kernels' arguments (allocating scratch matrices at the first call) and returns one
+  // repetition's launches in order: helper kernels before the GEMM, C's copy back after it.
+  std::vector<Launch> bindLaunches() {
+    try {
+      if (padded_) allocatePadded();
+      const PaddedSizes size = gemmSize();
+      gemm_.kernel.setArg(0, size.m);
+      gemm_.kernel.setArg(1, size.n);
+      gemm_.kernel.setArg(2, size.k);
+      gemm_.kernel.setArg(3, problem_.alpha);
+      gemm_.kernel.setArg(4, problem_.beta);
+      gemm_.kernel.setArg(5, a_padded_.allocated() ? a_padded_.view() : a());
+      gemm_.kernel.setArg(6, b_padded_.allocated() ? b_padded_.view()
+                             : transpose_          ? transposedB()
+                                                   : b());
+      gemm_.kernel.setArg(7, c_padded_.allocated() ? c_padded_.view() : c());
+    } catch (const cl::Error& e) {
+      rethrowClError(e);
+    }
+    std::vector<Launch> launches;
+    if (transpose_) launches.push_back(*transpose_);
+    // The padding copies that are needed: A and B in, C in where it is read, and C out.
+    if (a_padded_.allocated()) launches.push_back(copies_[kAIn]);
+    if (b_padded_.allocated()) launches.push_back(copies_[kBIn]);
+    if (c_padded_.allocated() && problem_.beta != 0.0f) launches.push_back(copies_[kCIn]);
+    launches.push_back(gemm_);
+    if (c_padded_.allocated()) launches.push_back(copies_[kCOut]);
+    return launches;
+  }
+
   // The scratch buffer for B transposed, allocated at the first run (after A, B and C, so a bad
   // define never waits for it) and filled by the helper kernel in every repetition.
   cl::Buffer& transposedB() {
@@ -139,11 +156,16 @@ class ClKernelRunner : public VariantRunner {
       bt_ = session_.scratch(std::size_t(problem_.k) * std::size_t(problem_.n), "B transposed");
       transpose_->kernel.setArg(0, problem_.k);
       transpose_->kernel.setArg(1, problem_.n);
-      transpose_->kernel.setArg(2, session_.b());
+      transpose_->kernel.setArg(2, b());
       transpose_->kernel.setArg(3, bt_.view());
     }
     return bt_.view();
   }
+
+  // The operands: the caller's (ClOperands) where given, else the session's.
+  cl::Buffer a() { return operands_ ? operands_->a : session_.a(); }
+  cl::Buffer b() { return operands_ ? operands_->b : session_.b(); }
+  cl::Buffer c() { return operands_ ? operands_->c : session_.c(); }
 
   // The problem the GEMM kernel runs: the padded one, or the user's.
   PaddedSizes gemmSize() const {
@@ -173,8 +195,8 @@ class ClKernelRunner : public VariantRunner {
     padded_allocated_ = true;
     const PaddedSizes& p = *padded_;
     const int m = problem_.m, n = problem_.n, k = problem_.k;
-    const auto args = [](Launch& copy, int src_rows, int src_cols, cl::Buffer& src, int rows,
-                         int cols, cl::Buffer& dst) {
+    const auto args = [](Launch& copy, int src_rows, int src_cols, const cl::Buffer& src, int rows,
+                         int cols, const cl::Buffer& dst) {
       copy.kernel.setArg(0, src_rows);
       copy.kernel.setArg(1, src_cols);
       copy.kernel.setArg(2, src);
@@ -184,16 +206,16 @@ class ClKernelRunner : public VariantRunner {
     };
     if (p.m != m || p.k != k) {
       a_padded_ = session_.scratch(std::size_t(p.m) * std::size_t(p.k), "A padded");
-      args(copies_[kAIn], m, k, session_.a(), p.m, p.k, a_padded_.view());
+      args(copies_[kAIn], m, k, a(), p.m, p.k, a_padded_.view());
     }
     if (p.k != k || p.n != n) {
       b_padded_ = session_.scratch(std::size_t(p.k) * std::size_t(p.n), "B padded");
-      args(copies_[kBIn], k, n, session_.b(), p.k, p.n, b_padded_.view());
+      args(copies_[kBIn], k, n, b(), p.k, p.n, b_padded_.view());
     }
     if (p.m != m || p.n != n) {
       c_padded_ = session_.scratch(std::size_t(p.m) * std::size_t(p.n), "C padded");
-      args(copies_[kCIn], m, n, session_.c(), p.m, p.n, c_padded_.view());
-      args(copies_[kCOut], p.m, p.n, c_padded_.view(), m, n, session_.c());
+      args(copies_[kCIn], m, n, c(), p.m, p.n, c_padded_.view());
+      args(copies_[kCOut], p.m, p.n, c_padded_.view(), m, n, c());
     }
   }
 
@@ -202,6 +224,7 @@ class ClKernelRunner : public VariantRunner {
   Launch gemm_;
   std::optional<Launch> transpose_;
   GuardedClBuffer bt_;
+  std::optional<ClOperands> operands_;
   // Padding: the padded problem, the copies (A, B and C into padded scratch matrices, C back)
   // and the scratch matrices, each allocated only where the padded size differs.
   std::optional<PaddedSizes> padded_;
@@ -214,12 +237,14 @@ class ClKernelRunner : public VariantRunner {
 
 }  // namespace
 
-std::unique_ptr<VariantRunner> makeClKernelRunner(const Variant& variant,
-                                                  const ResolvedDefines& defines,
-                                                  ClSession& session, const Problem& problem,
-                                                  const std::string& extra_options,
-                                                  std::ostream* log) {
-  return std::make_unique<ClKernelRunner>(variant, defines, session, problem, extra_options, log);
+std::unique_ptr<ClGemmRunner> makeClKernelRunner(const Variant& variant,
+                                                 const ResolvedDefines& defines, ClSession& session,
+                                                 const Problem& problem,
+                                                 const std::string& extra_options,
+                                                 std::ostream* log,
+                                                 std::optional<ClOperands> operands) {
+  return std::make_unique<ClKernelRunner>(variant, defines, session, problem, extra_options, log,
+                                          std::move(operands));
 }
 
 }  // namespace clgemm

@@ -33,6 +33,16 @@ void ClSession::upload(const Problem& problem) {
   }
 }
 
+cl::Buffer ClSession::aRows(int first, int rows) {
+  const auto k = std::size_t(problem_->k);
+  return a_.part(std::size_t(first) * k, std::size_t(rows) * k);
+}
+
+cl::Buffer ClSession::cRows(int first, int rows) {
+  const auto n = std::size_t(problem_->n);
+  return c_.part(std::size_t(first) * n, std::size_t(rows) * n);
+}
+
 void ClSession::resetC() {
   const std::size_t bytes = std::size_t(problem_->m) * std::size_t(problem_->n) * sizeof(float);
   try {

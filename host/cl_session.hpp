@@ -32,6 +32,11 @@ class ClSession {
   cl::Buffer& a() { return a_.view(); }
   cl::Buffer& b() { return b_.view(); }
   cl::Buffer& c() { return c_.view(); }
+  // Rows [first, first + rows) of A or of C as buffers of their own, for a GEMM on part of the
+  // problem; first * K (A) or first * N (C) floats must be a multiple of the device's base address
+  // alignment.
+  cl::Buffer aRows(int first, int rows);
+  cl::Buffer cRows(int first, int rows);
   // A scratch matrix of `count` floats between canaries, e.g. B transposed.
   GuardedClBuffer scratch(std::size_t count, const std::string& name);
 

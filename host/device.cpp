@@ -72,18 +72,24 @@ std::string deviceSummary(const DeviceInfo& d) {
   return s.str();
 }
 
-std::string availableDevices() {
-  std::ostringstream s;
+}  // namespace
+
+std::vector<SelectedDevice> allDevices() {
+  std::vector<SelectedDevice> out;
   const auto all = platforms();
   for (std::size_t p = 0; p < all.size(); ++p) {
     const auto devices = devicesOf(all[p]);
     for (std::size_t d = 0; d < devices.size(); ++d)
-      s << "\n  " << deviceSummary(describeDevice(devices[d], int(p), int(d)));
+      out.push_back({devices[d], describeDevice(devices[d], int(p), int(d))});
   }
-  return s.str();
+  return out;
 }
 
-}  // namespace
+std::string availableDevices() {
+  std::ostringstream s;
+  for (const auto& d : allDevices()) s << "\n  " << deviceSummary(d.info);
+  return s.str();
+}
 
 std::string formatBytes(std::uint64_t bytes) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};

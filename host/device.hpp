@@ -8,6 +8,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "opencl.hpp"
 
@@ -52,6 +53,12 @@ struct SelectedDevice {
   cl::Device device;
   DeviceInfo info;
 };
+
+// Every device on every platform, in --list order.
+std::vector<SelectedDevice> allDevices();
+
+// "\n  platform P device D: NAME (TYPE, PLATFORM)" for every device, for error messages.
+std::string availableDevices();
 
 // Picks a device. With neither index the first GPU on any platform, else the first device of any
 // type. --device alone means that device on platform 0. Indices out of range are usage errors whose

@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace clgemm {
 
@@ -34,5 +35,16 @@ class RuntimeError : public Error {
  public:
   explicit RuntimeError(const std::string& message) : Error(kExitRuntime, message) {}
 };
+
+// A finished run's exit code from its rows' statuses: an "error" row makes it kExitRuntime, else a
+// "FAIL" row kExitVerifyFailed, else kExitOk.
+inline ExitCode exitCodeFor(const std::vector<std::string>& statuses) {
+  bool any_failure = false;
+  for (const auto& s : statuses) {
+    if (s == "error") return kExitRuntime;
+    any_failure = any_failure || s == "FAIL";
+  }
+  return any_failure ? kExitVerifyFailed : kExitOk;
+}
 
 }  // namespace clgemm

@@ -17,7 +17,10 @@ std::size_t GuardedClBuffer::guardBytes(const DeviceInfo& device) {
 GuardedClBuffer::GuardedClBuffer(cl::Context& context, cl::CommandQueue& queue,
                                  const DeviceInfo& device, cl_mem_flags view_flags,
                                  std::size_t count, std::string name)
-    : name_(std::move(name)), count_(count), guard_bytes_(guardBytes(device)) {
+    : name_(std::move(name)),
+      count_(count),
+      guard_bytes_(guardBytes(device)),
+      view_flags_(view_flags) {
   try {
     if (guard_bytes_ == 0) {
       view_ = whole_ = cl::Buffer(context, view_flags, count * sizeof(float));
@@ -31,6 +34,15 @@ GuardedClBuffer::GuardedClBuffer(cl::Context& context, cl::CommandQueue& queue,
   }
   fillGuard(queue, 0);
   fillGuard(queue, guard_bytes_ + count_ * sizeof(float));
+}
+
+cl::Buffer GuardedClBuffer::part(std::size_t offset, std::size_t count) {
+  const cl_buffer_region region{guard_bytes_ + offset * sizeof(float), count * sizeof(float)};
+  try {
+    return whole_.createSubBuffer(view_flags_, CL_BUFFER_CREATE_TYPE_REGION, &region);
+  } catch (const cl::Error& e) {
+    rethrowClError(e);
+  }
 }
 
 void GuardedClBuffer::fillGuard(cl::CommandQueue& queue, std::size_t offset_bytes) {

@@ -25,6 +25,9 @@ class GuardedClBuffer {
   bool allocated() const { return count_ != 0; }
   // The matrix alone, as the kernels see it.
   cl::Buffer& view() { return view_; }
+  // `count` floats of the matrix from `offset`, as a buffer of their own (a sub-buffer of the
+  // allocation: `offset` floats must be a multiple of the device's base address alignment).
+  cl::Buffer part(std::size_t offset, std::size_t count);
 
   // Adds a finding for each guard that is no longer all canaries, and refills those, so the next
   // variant starts from clean guards.
@@ -43,6 +46,7 @@ class GuardedClBuffer {
   std::string name_;
   std::size_t count_ = 0;
   std::size_t guard_bytes_ = 0;
+  cl_mem_flags view_flags_ = CL_MEM_READ_WRITE;
   cl::Buffer whole_, view_;
 };
 

@@ -86,22 +86,29 @@ void checkBuiltKernel(const DeviceInfo& info, const Variant& variant, const Laun
   }
 }
 
+std::pair<cl::Event, cl::Event> enqueueLaunches(cl::CommandQueue& queue,
+                                                const std::vector<Launch>& launches,
+                                                const std::vector<cl::Event>* wait) {
+  cl::Event first, last;
+  for (std::size_t l = 0; l < launches.size(); ++l) {
+    const LaunchShape& shape = launches[l].shape;
+    cl::Event event;
+    queue.enqueueNDRangeKernel(
+        launches[l].kernel, cl::NullRange, cl::NDRange(shape.global[0], shape.global[1]),
+        cl::NDRange(shape.local[0], shape.local[1]), l == 0 ? wait : nullptr, &event);
+    if (l == 0) first = event;
+    last = event;
+  }
+  return {first, last};
+}
+
 Timings timeKernels(cl::CommandQueue& queue, const std::vector<Launch>& launches, int warmup,
                     int reps, const std::function<void()>& prepare) {
   Timings timings;
   try {
     for (int i = 0; i < warmup + reps; ++i) {
       prepare();
-      cl::Event first, last;
-      for (std::size_t l = 0; l < launches.size(); ++l) {
-        const LaunchShape& shape = launches[l].shape;
-        cl::Event event;
-        queue.enqueueNDRangeKernel(launches[l].kernel, cl::NullRange,
-                                   cl::NDRange(shape.global[0], shape.global[1]),
-                                   cl::NDRange(shape.local[0], shape.local[1]), nullptr, &event);
-        if (l == 0) first = event;
-        last = event;
-      }
+      const auto [first, last] = enqueueLaunches(queue, launches);
       last.wait();  // the queue is in order: the last launch ends after the others
       if (i < warmup) continue;
       const cl_ulong start = first.getProfilingInfo<CL_PROFILING_COMMAND_START>();

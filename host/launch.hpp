@@ -5,6 +5,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "device.hpp"
@@ -42,6 +43,12 @@ struct Launch {
   cl::Kernel kernel;
   LaunchShape shape;
 };
+
+// Enqueues `launches` in order without waiting, the first after the events in `wait` (if any);
+// returns the first launch's event and the last's.
+std::pair<cl::Event, cl::Event> enqueueLaunches(cl::CommandQueue& queue,
+                                                const std::vector<Launch>& launches,
+                                                const std::vector<cl::Event>* wait = nullptr);
 
 // Runs `warmup` untimed and `reps` timed repetitions of `launches` (in order: a helper kernel, then
 // the GEMM), timed with profiling events from the start of the first launch to the end of the

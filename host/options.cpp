@@ -34,6 +34,8 @@ cxxopts::Options makeParser() {
     ("platform", "platform index (see --list)", cxxopts::value<std::string>(), "N")
     ("device", "device index on that platform (default: first GPU, else first device)",
      cxxopts::value<std::string>(), "N")
+    ("devices", "split one GEMM's rows across devices: PLATFORM:DEVICE pairs (0:0,0:1; one may repeat), gpus or all; each alone, then all at once", cxxopts::value<std::string>(), "LIST")
+    ("split", "with --devices: shares of the rows in these proportions (default: each device's speed alone)", cxxopts::value<std::string>(), "W1,W2")
     ("kernel", "comma-separated kernel variants or groups (cl, cpu, all)", cxxopts::value<std::string>()->default_value(kDefaultKernels), "LIST")
     ("compare", "baselines to add: clblast, openblas (default without --kernel: both)", cxxopts::value<std::string>(), "LIST")
     ("threads", "host threads for the CPU paths and OpenBLAS (default: all cores)", cxxopts::value<std::string>(), "N")
@@ -152,17 +154,17 @@ void rejectOptions(const cxxopts::ParseResult& result, Command command) {
   switch (command) {
     case Command::kPeak:
       // `clgemm peak` measures the device; the options that shape a GEMM run mean nothing to it.
-      refused = {"kernel",     "compare",   "threads", "D",       "m",        "n",
-                 "k",          "size",      "sizes",   "alpha",   "beta",     "no-check",
-                 "check",      "input-a",   "input-b", "input-c", "output-c", "kernels",
-                 "cl-options", "build-log", "explain", "seed",    "warmup"};
+      refused = {"devices",   "split",   "kernel",  "compare", "threads",  "D",       "m",
+                 "n",         "k",       "size",    "sizes",   "alpha",    "beta",    "no-check",
+                 "check",     "input-a", "input-b", "input-c", "output-c", "kernels", "cl-options",
+                 "build-log", "explain", "seed",    "warmup"};
       refused.insert(refused.end(), kTuneOnly.begin(), kTuneOnly.end());
       name_of_command = "clgemm peak";
       break;
     case Command::kTune:
       // The tuner searches one kernel at one size and verifies every candidate.
-      refused = {"compare", "threads", "sizes",    "no-check", "input-a",
-                 "input-b", "input-c", "output-c", "explain"};
+      refused = {"compare", "threads",  "sizes",   "no-check", "input-a", "input-b",
+                 "input-c", "output-c", "explain", "devices",  "split"};
       name_of_command = "clgemm tune";
       break;
     case Command::kRun:
@@ -298,6 +300,25 @@ Options parseOptions(int argc, const char* const argv[]) {
   auto text = [&](const char* name) { return result[name].as<std::string>(); };
   if (result.count("platform")) o.platform = parseAtLeast("--platform", text("platform"), 0);
   if (result.count("device")) o.device = parseAtLeast("--device", text("device"), 0);
+  if (result.count("devices")) {
+    o.devices = text("devices");
+    if (o.devices.empty())
+      throw UsageError("--devices needs a list: PLATFORM:DEVICE pairs (e.g. 0:0,0:1), gpus or all");
+    // One GEMM split across devices: one OpenCL kernel on generated matrices, each device picked
+    // by the list.
+    for (const char* other :
+         {"platform", "device", "compare", "threads", "input-a", "input-b", "input-c"}) {
+      if (result.count(other))
+        throw UsageError("--devices does not go with " + optionFlag(other) +
+                         (std::string(other) == "platform" || std::string(other) == "device"
+                              ? ": the list names the devices"
+                              : ": it splits one OpenCL kernel over generated matrices"));
+    }
+  }
+  if (result.count("split")) {
+    if (!result.count("devices")) throw UsageError("--split needs --devices");
+    o.split = text("split");
+  }
   o.kernels = text("kernel");
   o.kernels_given = result.count("kernel") > 0;
   if (result.count("compare")) {

@@ -26,7 +26,9 @@ struct Options {
   bool list = false;
   bool explain = false;  // print the --kernel variants' ladder steps and exit
   std::optional<int> platform, device;
-  std::string kernels;         // the --kernel list as given
+  std::string devices;  // --devices LIST: split one GEMM across these devices; empty: one device
+  std::string split;    // --split W1,W2,...: the rows' shares with --devices; empty: measured
+  std::string kernels;  // the --kernel list as given
   bool kernels_given = false;  // --kernel on the command line (else the default list)
   std::string compare;         // --compare list as given (baselines)
   bool compare_given = false;

@@ -28,4 +28,13 @@ std::string describeCheck(const std::string& kind) {
          "sizes)";
 }
 
+Verdict judgeRun(const Verification& verification, const MemoryCheck& memory,
+                 const std::string& wrong) {
+  Verdict v;
+  v.status = verification.passed && memory.clean() ? "ok" : "FAIL";
+  if (!verification.passed) v.message = wrong + ": " + verification.describe();
+  if (!memory.clean()) v.message += (v.message.empty() ? "" : "; ") + memory.describe();
+  return v;
+}
+
 }  // namespace clgemm

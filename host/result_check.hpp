@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "memory_check.hpp"
 #include "problem.hpp"
 #include "reference.hpp"
 #include "sampled_check.hpp"
@@ -35,6 +36,15 @@ class ResultCheck {
   std::optional<Reference> full_;
   std::optional<SampledReference> sampled_;
 };
+
+// A checked run's status and message: "ok", or "FAIL" with what the verification and the memory
+// check found, a verification failure after `wrong` ("verification failed" in a run, "wrong
+// result" in the tuner).
+struct Verdict {
+  std::string status, message;
+};
+Verdict judgeRun(const Verification& verification, const MemoryCheck& memory,
+                 const std::string& wrong);
 
 // What a check of this kind ("full" or "sampled") compares, for the report.
 std::string describeCheck(const std::string& kind);

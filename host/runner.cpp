@@ -13,6 +13,7 @@
 #include "host_info.hpp"
 #include "kernel_source.hpp"
 #include "kernels.hpp"
+#include "multi_device.hpp"
 #include "npy.hpp"
 #include "param_lookup.hpp"
 #include "problem.hpp"
@@ -178,9 +179,9 @@ ResultRow runAndVerify(Planned& p, const Options& o, const Problem& problem,
       const MemoryCheck memory = p.runner->checkMemory();
       row.check = check->kind();
       row.err_ratio = v.max_ratio;
-      row.status = v.passed && memory.clean() ? "ok" : "FAIL";
-      if (!v.passed) row.message = "verification failed: " + v.describe();
-      if (!memory.clean()) row.message += (row.message.empty() ? "" : "; ") + memory.describe();
+      const Verdict judged = judgeRun(v, memory, "verification failed");
+      row.status = judged.status;
+      row.message = judged.message;
     } else {
       row.status = "unchecked";
     }
@@ -267,6 +268,7 @@ SizeOutcome runSize(const Problem& problem, const std::vector<const Variant*>& c
 }  // namespace
 
 int runBenchmark(const Options& o, std::ostream& out, std::ostream& err) {
+  if (!o.devices.empty()) return runMultiDevice(o, out, err);
   const std::vector<const Variant*> chosen = chooseVariants(o);
   if (!o.out.empty()) checkWritable(o.out, "--out");
   if (!o.output_c.empty()) checkWritable(o.output_c, "--output-c");
@@ -338,20 +340,10 @@ int runBenchmark(const Options& o, std::ostream& out, std::ostream& err) {
     err << "clgemm: no variant passed verification; --output-c '" << o.output_c
         << "' not written\n";
 
-  if (o.out.empty()) {
-    writeReport(out, o.format, info, rows);
-  } else {
-    writeFileAtomically(o.out, "--out",
-                        [&](std::ostream& file) { writeReport(file, o.format, info, rows); });
-  }
-  bool any_error = false, any_failure = false;
-  for (const auto& r : rows) {
-    any_error = any_error || r.status == "error";
-    any_failure = any_failure || r.status == "FAIL";
-  }
-  if (any_error) return kExitRuntime;
-  if (any_failure) return kExitVerifyFailed;
-  return kExitOk;
+  writeReportTo(o.out, out, [&](std::ostream& s) { writeReport(s, o.format, info, rows); });
+  std::vector<std::string> statuses;
+  for (const auto& r : rows) statuses.push_back(r.status);
+  return exitCodeFor(statuses);
 }
 
 }  // namespace clgemm

@@ -106,9 +106,9 @@ CandidateResult evaluate(const Variant& v, const TuneSpace& space, const Config&
     const Verification verdict = check(c);
     const MemoryCheck memory = runner->checkMemory();
     r.err_ratio = verdict.max_ratio;
-    r.status = verdict.passed && memory.clean() ? "ok" : "FAIL";
-    if (!verdict.passed) r.reason = "wrong result: " + verdict.describe();
-    if (!memory.clean()) r.reason += (r.reason.empty() ? "" : "; ") + memory.describe();
+    const Verdict judged = judgeRun(verdict, memory, "wrong result");
+    r.status = judged.status;
+    r.reason = judged.message;
   } catch (const ClError& e) {
     r.status = "invalid";
     r.reason = e.what();

@@ -6,6 +6,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cl_session.hpp"
@@ -61,15 +62,33 @@ class HostRunner : public VariantRunner {
   std::optional<HostOperands> operands_;
 };
 
+// An OpenCL kernel's runner, which can also put one GEMM on its queue without waiting, so several
+// devices compute (and transfer) at once (--devices).
+class ClGemmRunner : public VariantRunner {
+ public:
+  // Enqueues one repetition as run() times it (helper kernels, then the GEMM; C not reset), after
+  // the events in `wait` if given, and returns the events of its first and last launch.
+  virtual std::pair<cl::Event, cl::Event> enqueueGemm(
+      const std::vector<cl::Event>* wait = nullptr) = 0;
+};
+
+// What a runner's enqueueGemm works on in place of its session's A, B, C and queue: e.g. rows of
+// them, so a panel can be computed in chunks while the next chunk's rows are written.
+struct ClOperands {
+  cl::Buffer a, b, c;
+  cl::CommandQueue queue;
+};
+
 // Checks the constraints and the launch, builds the kernel and checks it against the device:
 // every usage problem surfaces here, before anything runs.
 // `extra_options` go to the compiler after the defines; with `log` set the build log is written
 // there (e.g. ptxas's register report under -cl-nv-verbose).
-std::unique_ptr<VariantRunner> makeClKernelRunner(const Variant& variant,
-                                                  const ResolvedDefines& defines,
-                                                  ClSession& session, const Problem& problem,
-                                                  const std::string& extra_options,
-                                                  std::ostream* log);
+std::unique_ptr<ClGemmRunner> makeClKernelRunner(const Variant& variant,
+                                                 const ResolvedDefines& defines, ClSession& session,
+                                                 const Problem& problem,
+                                                 const std::string& extra_options,
+                                                 std::ostream* log,
+                                                 std::optional<ClOperands> operands = {});
 
 std::unique_ptr<VariantRunner> makeCpuRunner(const Variant& variant, const ResolvedDefines& defines,
                                              const Problem& problem, int threads);
