@@ -1,6 +1,7 @@
 #include "run_clgemm.hpp"
 
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -57,6 +58,15 @@ std::string clgemmExecutable() { return fromEnvironment("CLGEMM_EXE", CLGEMM_EXE
 
 std::string sourceKernels() {
   return readText(fromEnvironment("CLGEMM_SOURCE_DIR", CLGEMM_SOURCE_DIR) + "/kernels.cl");
+}
+
+nlohmann::json parseReport(const RunResult& r) {
+  try {
+    return nlohmann::json::parse(r.out);
+  } catch (const nlohmann::json::exception& e) {
+    ADD_FAILURE() << "not JSON: " << e.what() << "\nstdout:\n" << r.out << "\nstderr:\n" << r.err;
+    return nlohmann::json::object();
+  }
 }
 
 std::string plantedKernels(const std::string& entry, const std::string& code) {

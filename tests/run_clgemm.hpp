@@ -2,6 +2,7 @@
 // tests (exit codes, messages, files left behind).
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,10 @@ std::string clgemmExecutable();
 
 // Runs clgemmExecutable() with these arguments (no shell involved) and waits for it.
 RunResult runClgemm(const std::vector<std::string>& args);
+
+// The JSON report a run printed (--format json); when stdout is not JSON, a test failure showing
+// what was printed, and an empty object.
+nlohmann::json parseReport(const RunResult& r);
 
 // Runs command[0] (looked up on PATH when it has no slash) with the rest as its arguments, e.g.
 // oclgrind wrapping clgemm.

@@ -40,12 +40,7 @@ json runBest(const Shape& s, const std::vector<std::string>& extra, int expected
   args.insert(args.end(), extra.begin(), extra.end());
   const auto r = runClgemm(args);
   EXPECT_EQ(r.exit_code, expected_exit) << describe(s) << "\n" << r.err;
-  try {
-    return json::parse(r.out);
-  } catch (const json::exception& e) {
-    ADD_FAILURE() << "not JSON: " << e.what() << "\n" << r.out << "\n" << r.err;
-    return json::object();
-  }
+  return clgemm_test::parseReport(r);
 }
 
 int roundUp(int x, int to) { return (x + to - 1) / to * to; }

@@ -59,14 +59,7 @@ std::size_t linesIn(const std::string& path) {
   return n;
 }
 
-json parse(const RunResult& r) {
-  try {
-    return json::parse(r.out);
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "not JSON: " << e.what() << "\n" << r.out << "\n" << r.err;
-    return json::object();
-  }
-}
+json parse(const RunResult& r) { return clgemm_test::parseReport(r); }
 
 // The stored winner's defines.
 json storedEntry(const TempDir& store) {

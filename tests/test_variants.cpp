@@ -40,12 +40,7 @@ json runJson(const std::vector<std::string>& args, int expected_exit = 0) {
   full.insert(full.end(), args.begin(), args.end());
   const auto r = runClgemm(full);
   EXPECT_EQ(r.exit_code, expected_exit) << r.err;
-  try {
-    return json::parse(r.out);
-  } catch (const json::exception& e) {
-    ADD_FAILURE() << "not JSON: " << e.what() << "\nstdout:\n" << r.out << "\nstderr:\n" << r.err;
-    return json::object();
-  }
+  return clgemm_test::parseReport(r);
 }
 
 // A baseline library this build was configured without reports "skipped"; everything else must
