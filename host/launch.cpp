@@ -86,6 +86,12 @@ void checkBuiltKernel(const DeviceInfo& info, const Variant& variant, const Laun
   }
 }
 
+double eventSpanMs(const cl::Event& from, const cl::Event& to) {
+  const cl_ulong start = from.getProfilingInfo<CL_PROFILING_COMMAND_START>();
+  const cl_ulong end = to.getProfilingInfo<CL_PROFILING_COMMAND_END>();
+  return double(end - start) * 1e-6;
+}
+
 std::pair<cl::Event, cl::Event> enqueueLaunches(cl::CommandQueue& queue,
                                                 const std::vector<Launch>& launches,
                                                 const std::vector<cl::Event>* wait) {
@@ -111,9 +117,7 @@ Timings timeKernels(cl::CommandQueue& queue, const std::vector<Launch>& launches
       const auto [first, last] = enqueueLaunches(queue, launches);
       last.wait();  // the queue is in order: the last launch ends after the others
       if (i < warmup) continue;
-      const cl_ulong start = first.getProfilingInfo<CL_PROFILING_COMMAND_START>();
-      const cl_ulong end = last.getProfilingInfo<CL_PROFILING_COMMAND_END>();
-      timings.ms.push_back(double(end - start) * 1e-6);
+      timings.ms.push_back(eventSpanMs(first, last));
     }
     queue.finish();
   } catch (const cl::Error& e) {

@@ -44,6 +44,10 @@ struct Launch {
   LaunchShape shape;
 };
 
+// Milliseconds from the start of `from` to the end of `to`, by their profiling events (one device's
+// clock: both on the same device).
+double eventSpanMs(const cl::Event& from, const cl::Event& to);
+
 // Enqueues `launches` in order without waiting, the first after the events in `wait` (if any);
 // returns the first launch's event and the last's.
 std::pair<cl::Event, cl::Event> enqueueLaunches(cl::CommandQueue& queue,

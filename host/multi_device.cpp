@@ -14,6 +14,7 @@
 #include "host_info.hpp"
 #include "kernel_source.hpp"
 #include "kernels.hpp"
+#include "launch.hpp"
 #include "multi_device_report.hpp"
 #include "npy.hpp"
 #include "param_lookup.hpp"
@@ -22,6 +23,7 @@
 #include "result_check.hpp"
 #include "row_split.hpp"
 #include "run_date.hpp"
+#include "streamed_panel.hpp"
 #include "variant_runner.hpp"
 
 namespace clgemm {
@@ -51,12 +53,6 @@ Problem panelOf(const Problem& p, int start, int rows) {
   return q;
 }
 
-double eventMs(const cl::Event& from, const cl::Event& to) {
-  const cl_ulong start = from.getProfilingInfo<CL_PROFILING_COMMAND_START>();
-  const cl_ulong end = to.getProfilingInfo<CL_PROFILING_COMMAND_END>();
-  return double(end - start) * 1e-6;
-}
-
 // One entry of --devices: its own context, queue and buffers, and the part it is running.
 struct Slot {
   ListedDevice listed;
@@ -66,60 +62,7 @@ struct Slot {
   std::string tuned_file;
   Problem panel;
   int row_start = 0;
-  // Streaming the panel (see chunkRows): each chunk's size and first row, and its runner on those
-  // rows of A and C.
-  std::vector<Problem> chunks;
-  std::vector<int> chunk_first;
-  std::vector<std::unique_ptr<ClGemmRunner>> chunk_runners;
 };
-
-// Up to this many chunks per panel when its transfers are streamed under its GEMMs.
-constexpr int kStreamChunks = 4;
-
-// The first rows of a panel's chunks: whole granules of kSplitGranule rows, at most
-// kStreamChunks, the last taking the rest. A chunk's rows of A and C must start on the device's
-// base address alignment to be buffers of their own; where they would not, or the panel is under
-// two granules, one chunk.
-std::vector<int> chunkRows(int rows, int n, int k, std::uint64_t align) {
-  const int granules = rows / kSplitGranule;
-  const int chunks = std::min(granules, kStreamChunks);
-  if (chunks < 2) return {0};
-  const int step = granules / chunks * kSplitGranule;
-  std::vector<int> first;
-  for (int c = 0; c < chunks; ++c) {
-    const std::uint64_t row = std::uint64_t(c) * std::uint64_t(step);
-    if ((row * std::uint64_t(k) * sizeof(float)) % align != 0 ||
-        (row * std::uint64_t(n) * sizeof(float)) % align != 0)
-      return {0};
-    first.push_back(int(row));
-  }
-  return first;
-}
-
-// The runners for a panel's chunks, on their rows of the session's A and C (untimed set-up).
-void prepareChunks(Slot& s, const Variant& v, const Options& o) {
-  const Problem& p = s.panel;
-  s.chunk_first = chunkRows(p.m, p.n, p.k, s.session->info().base_align_bytes);
-  s.chunk_runners.clear();  // before the problems they refer to
-  s.chunks.clear();
-  if (s.chunk_first.size() < 2) return;
-  s.chunks.reserve(s.chunk_first.size());  // the runners keep references to them
-  for (std::size_t c = 0; c < s.chunk_first.size(); ++c) {
-    const int first = s.chunk_first[c];
-    const int end = c + 1 < s.chunk_first.size() ? s.chunk_first[c + 1] : p.m;
-    Problem chunk;
-    chunk.m = end - first;
-    chunk.n = p.n;
-    chunk.k = p.k;
-    chunk.alpha = p.alpha;
-    chunk.beta = p.beta;
-    s.chunks.push_back(chunk);
-    ClOperands operands{s.session->aRows(first, chunk.m), s.session->b(),
-                        s.session->cRows(first, chunk.m), s.session->queue()};
-    s.chunk_runners.push_back(makeClKernelRunner(v, *s.defines, *s.session, s.chunks.back(),
-                                                 o.cl_options, nullptr, std::move(operands)));
-  }
-}
 
 PartRow baseRow(const std::string& part, const Slot& slot, const Variant& v, const Shape& size) {
   PartRow row;
@@ -268,7 +211,7 @@ std::vector<PartRow> runSplit(std::vector<Slot>& slots, const std::vector<int>& 
       if (rep < o.warmup) continue;
       double slowest = 0.0;
       for (std::size_t i = 0; i < active.size(); ++i) {
-        const double ms = eventMs(events[i].first, events[i].second);
+        const double ms = eventSpanMs(events[i].first, events[i].second);
         device_ms[i].push_back(ms);
         slowest = std::max(slowest, ms);
       }
@@ -286,130 +229,40 @@ std::vector<PartRow> runSplit(std::vector<Slot>& slots, const std::vector<int>& 
     total.ms_min = t.min();
     total.gflops = problem.gflopsAt(t.median());
 
-    // One more repetition with its transfers. Each device's operands are first put in pinned host
-    // memory (untimed: an application that streams matrices to GPUs keeps them there), so the
-    // writes and the read are DMA at the bus's speed; from pageable memory NVIDIA's driver copies
-    // synchronously and two devices' transfers took turns (709 ms against 359 each on two
-    // H200s). Every device is then driven from its own host thread, with a queue for writes, one
-    // for the GEMMs and one for reads: B and the first chunk of A's rows written, the chunk's
-    // GEMM while the next chunk is written, each chunk of C read back while the next is computed.
+    // One more repetition with its transfers (StreamedPanel), every device driven from a host
+    // thread of its own so that none waits for another's transfers.
     std::vector<float> result(std::size_t(problem.m) * std::size_t(problem.n));
-    struct Transfer {
-      cl::Buffer pinned;
-      float* host = nullptr;
-      std::vector<cl::Event> in, out;
-      std::vector<std::pair<cl::Event, cl::Event>> gemms;
-      std::string error;
-    };
-    std::vector<Transfer> transfers(active.size());
-    for (std::size_t i = 0; i < active.size(); ++i) {
-      Slot& s = *active[i];
-      prepareChunks(s, v, o);
-      rowOf(&s).chunks = int(std::max<std::size_t>(1, s.chunk_first.size()));
-      const Problem& p = s.panel;
-      const std::size_t floats = p.a.size() + p.b.size() + std::size_t(p.m) * std::size_t(p.n);
-      Transfer& tr = transfers[i];
-      tr.pinned = cl::Buffer(s.session->context(), CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE,
-                             floats * sizeof(float));
-      tr.host = static_cast<float*>(s.session->queue().enqueueMapBuffer(
-          tr.pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, floats * sizeof(float)));
-      std::copy(p.a.begin(), p.a.end(), tr.host);
-      std::copy(p.b.begin(), p.b.end(), tr.host + p.a.size());
-      std::copy(p.c0.begin(), p.c0.end(), tr.host + p.a.size() + p.b.size());
+    std::vector<std::unique_ptr<StreamedPanel>> streams;
+    for (Slot* s : active) {
+      streams.push_back(std::make_unique<StreamedPanel>(*s->session, *s->runner, v, *s->defines,
+                                                        s->panel, o.cl_options));
+      rowOf(s).chunks = streams.back()->chunks();
     }
-    const auto drive = [&](std::size_t i) {
-      Slot& s = *active[i];
-      Transfer& tr = transfers[i];
-      const Problem& p = s.panel;
-      const auto n = std::size_t(p.n), k = std::size_t(p.k);
-      float* c_host = tr.host + p.a.size() + p.b.size();
-      try {
-        cl::CommandQueue writes(s.session->context(), s.session->device(),
-                                CL_QUEUE_PROFILING_ENABLE);
-        cl::CommandQueue reads(s.session->context(), s.session->device(),
-                               CL_QUEUE_PROFILING_ENABLE);
-        cl::CommandQueue& compute = s.session->queue();
-        if (p.c0.empty()) s.session->resetC();  // poison C: an unwritten element shows
-        const std::size_t chunks = std::max<std::size_t>(1, s.chunk_first.size());
-        tr.in.emplace_back();
-        writes.enqueueWriteBuffer(s.session->b(), CL_FALSE, 0, p.b.size() * sizeof(float),
-                                  tr.host + p.a.size(), nullptr, &tr.in.back());
-        const cl::Event b_written = tr.in.back();
-        for (std::size_t c = 0; c < chunks; ++c) {
-          const std::size_t first = chunks > 1 ? std::size_t(s.chunk_first[c]) : 0;
-          const std::size_t end =
-              c + 1 < chunks ? std::size_t(s.chunk_first[c + 1]) : std::size_t(p.m);
-          std::vector<cl::Event> ready = {b_written, cl::Event()};
-          writes.enqueueWriteBuffer(s.session->a(), CL_FALSE, first * k * sizeof(float),
-                                    (end - first) * k * sizeof(float), tr.host + first * k, nullptr,
-                                    &ready[1]);
-          tr.in.push_back(ready[1]);
-          if (!p.c0.empty()) {
-            ready.emplace_back();
-            writes.enqueueWriteBuffer(s.session->c(), CL_FALSE, first * n * sizeof(float),
-                                      (end - first) * n * sizeof(float), c_host + first * n,
-                                      nullptr, &ready.back());
-            tr.in.push_back(ready.back());
-          }
-          writes.flush();
-          ClGemmRunner& runner = chunks > 1 ? *s.chunk_runners[c] : *s.runner;
-          tr.gemms.push_back(runner.enqueueGemm(&ready));
-          compute.flush();
-          const std::vector<cl::Event> computed = {tr.gemms.back().second};
-          tr.out.emplace_back();
-          reads.enqueueReadBuffer(s.session->c(), CL_FALSE, first * n * sizeof(float),
-                                  (end - first) * n * sizeof(float), c_host + first * n, &computed,
-                                  &tr.out.back());
-          reads.flush();
-        }
-        tr.out.back().wait();
-        reads.finish();
-        compute.finish();
-        writes.finish();
-      } catch (const cl::Error& e) {
-        tr.error = std::string(e.what()) + " (" + clErrorName(e.err()) + ")";
-      } catch (const std::exception& e) {
-        tr.error = e.what();
-      }
-    };
     const auto host_start = std::chrono::steady_clock::now();
     std::vector<std::thread> threads;
-    for (std::size_t i = 0; i < active.size(); ++i) threads.emplace_back(drive, i);
+    for (auto& stream : streams) threads.emplace_back([&stream] { stream->run(); });
     for (auto& t : threads) t.join();
     const double host_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - host_start)
             .count();
-    for (std::size_t i = 0; i < active.size(); ++i) {
-      Slot& s = *active[i];
-      Transfer& tr = transfers[i];
-      if (!tr.error.empty())
-        throw RuntimeError(s.listed.label + " " + s.listed.selected.info.name + ": " + tr.error);
-      const float* c_host = tr.host + s.panel.a.size() + s.panel.b.size();
-      std::copy(c_host, c_host + std::size_t(s.panel.m) * std::size_t(s.panel.n),
-                result.begin() + std::ptrdiff_t(std::size_t(s.row_start) * std::size_t(s.panel.n)));
-      s.session->queue().enqueueUnmapMemObject(tr.pinned, tr.host);
-      s.session->queue().finish();
-    }
     double in_slowest = 0.0, out_slowest = 0.0;
-    // The transfers' own time (their events summed), and the repetition's, from the first write
-    // to the last read: less than their sum where the chunks' transfers hid under the GEMMs.
-    const auto busy = [](const std::vector<cl::Event>& events) {
-      double ms = 0.0;
-      for (const auto& e : events) ms += eventMs(e, e);
-      return ms;
-    };
     for (std::size_t i = 0; i < active.size(); ++i) {
-      Transfer& tr = transfers[i];
-      const double in_ms = busy(tr.in);
-      const double out_ms = busy(tr.out);
-      PartRow& row = rowOf(active[i]);
-      row.in_ms = in_ms;
-      row.out_ms = out_ms;
-      row.e2e_ms = eventMs(tr.in.front(), tr.out.back());
-      row.e2e_gflops = active[i]->panel.gflopsAt(*row.e2e_ms);
-      in_slowest = std::max(in_slowest, in_ms);
-      out_slowest = std::max(out_slowest, out_ms);
+      const Slot& s = *active[i];
+      const StreamedPanel& stream = *streams[i];
+      if (!stream.error().empty())
+        throw RuntimeError(s.listed.label + " " + s.listed.selected.info.name + ": " +
+                           stream.error());
+      std::copy(stream.c(), stream.c() + std::size_t(s.panel.m) * std::size_t(s.panel.n),
+                result.begin() + std::ptrdiff_t(std::size_t(s.row_start) * std::size_t(s.panel.n)));
+      PartRow& row = rowOf(&s);
+      row.in_ms = stream.inMs();
+      row.out_ms = stream.outMs();
+      row.e2e_ms = stream.e2eMs();
+      row.e2e_gflops = s.panel.gflopsAt(*row.e2e_ms);
+      in_slowest = std::max(in_slowest, *row.in_ms);
+      out_slowest = std::max(out_slowest, *row.out_ms);
     }
+    streams.clear();  // the chunks' sub-buffers, before anything else changes the buffers
     total.in_ms = in_slowest;
     total.out_ms = out_slowest;
     total.e2e_ms = host_ms;
@@ -464,13 +317,6 @@ std::vector<PartRow> runSplit(std::vector<Slot>& slots, const std::vector<int>& 
   } catch (const Error& e) {
     total.status = "error";
     total.message = e.what();
-  }
-  // The chunks' sub-buffers go before the next size replaces the buffers they are cut from. Kept
-  // until the next size, they were released after their parents, and a two-size sweep segfaulted
-  // on NVIDIA's driver 580.159.04 (pocl did not mind).
-  for (Slot* s : active) {
-    s->chunk_runners.clear();
-    s->chunks.clear();
   }
   out.push_back(total);
   return out;
