@@ -64,6 +64,18 @@ struct Slot {
   int row_start = 0;
 };
 
+// "0:1 NAME: what went wrong", naming the device that failed.
+std::string deviceFailure(const Slot& slot, const std::string& what) {
+  return slot.listed.label + " " + slot.listed.selected.info.name + ": " + what;
+}
+
+// A device's GFLOP/s alone on the whole problem, where that run gave one.
+std::optional<double> aloneSpeed(const std::vector<PartRow>& alone, const std::string& label) {
+  for (const auto& a : alone)
+    if (a.label == label) return a.gflops;
+  return std::nullopt;
+}
+
 PartRow baseRow(const std::string& part, const Slot& slot, const Variant& v, const Shape& size) {
   PartRow row;
   row.part = part;
@@ -142,7 +154,7 @@ PartRow runAlone(Slot& slot, const Variant& v, const Options& o, const Problem& 
     }
   } catch (const Error& e) {
     row.status = "error";
-    row.message = slot.listed.label + " " + slot.listed.selected.info.name + ": " + e.what();
+    row.message = deviceFailure(slot, e.what());
   }
   slot.runner.reset();
   return row;
@@ -182,7 +194,7 @@ std::vector<PartRow> runSplit(std::vector<Slot>& slots, const std::vector<int>& 
       active.push_back(&slot);
     } catch (const Error& e) {
       row.status = "error";
-      row.message = slot.listed.label + " " + slot.listed.selected.info.name + ": " + e.what();
+      row.message = deviceFailure(slot, e.what());
       failed = true;
     }
     out.push_back(row);
@@ -249,9 +261,7 @@ std::vector<PartRow> runSplit(std::vector<Slot>& slots, const std::vector<int>& 
     for (std::size_t i = 0; i < active.size(); ++i) {
       const Slot& s = *active[i];
       const StreamedPanel& stream = *streams[i];
-      if (!stream.error().empty())
-        throw RuntimeError(s.listed.label + " " + s.listed.selected.info.name + ": " +
-                           stream.error());
+      if (!stream.error().empty()) throw RuntimeError(deviceFailure(s, stream.error()));
       std::copy(stream.c(), stream.c() + std::size_t(s.panel.m) * std::size_t(s.panel.n),
                 result.begin() + std::ptrdiff_t(std::size_t(s.row_start) * std::size_t(s.panel.n)));
       PartRow& row = rowOf(&s);
@@ -270,13 +280,12 @@ std::vector<PartRow> runSplit(std::vector<Slot>& slots, const std::vector<int>& 
 
     // Against the devices alone.
     double best = 0.0, sum = 0.0;
-    for (const Slot* s : active)
-      for (const auto& a : alone)
-        if (a.label == s->listed.label && a.gflops) {
-          best = std::max(best, *a.gflops);
-          sum += *a.gflops;
-          break;
-        }
+    for (const Slot* s : active) {
+      if (const auto speed = aloneSpeed(alone, s->listed.label)) {
+        best = std::max(best, *speed);
+        sum += *speed;
+      }
+    }
     if (best > 0.0) total.speedup = *total.gflops / best;
     if (sum > 0.0) total.efficiency = *total.gflops / sum;
 
@@ -402,15 +411,17 @@ int runMultiDevice(const Options& o, std::ostream& out, std::ostream& err) {
     }
     // The split: as --split says, else in proportion to the speeds just measured.
     std::vector<double> w;
-    std::vector<int> split;
-    bool alone_failed = false;
-    for (const auto& a : alone) alone_failed = alone_failed || !a.gflops;
     if (weights) {
       w = *weights;
-    } else if (!alone_failed) {
-      for (const Slot& slot : slots)
-        for (const auto& a : alone)
-          if (a.label == slot.listed.label) w.push_back(*a.gflops);
+    } else {
+      for (const Slot& slot : slots) {
+        const auto speed = aloneSpeed(alone, slot.listed.label);
+        if (!speed) {  // a device failed alone: no speed to split by
+          w.clear();
+          break;
+        }
+        w.push_back(*speed);
+      }
     }
     rows.insert(rows.end(), alone.begin(), alone.end());
     progress.step(size + ": every device on its panel");
@@ -421,7 +432,7 @@ int runMultiDevice(const Options& o, std::ostream& out, std::ostream& err) {
       rows.push_back(total);
       continue;
     }
-    split = splitRows(shape.m, w);
+    const std::vector<int> split = splitRows(shape.m, w);
     std::string line = size + ": rows";
     for (std::size_t i = 0; i < slots.size(); ++i)
       line += " " + slots[i].listed.label + "=" + std::to_string(split[i]);
