@@ -16,6 +16,19 @@ inline float load_or_zero(__global const float* p, const int rows, const int col
   return (row < rows && col < cols) ? p[row * cols + col] : 0.0f;
 }
 
+// The (block row, block column) of C this work-group computes, in an order swizzled for L2 reuse:
+// consecutive work-groups walk down a band of group_m block rows before moving right, so blocks
+// that run together share tiles of A and B (best and the tensor-core kernels).
+inline int2 swizzled_block(const int group_m) {
+  const int grid_n = get_num_groups(0);
+  const int grid_m = get_num_groups(1);
+  const int pid = get_group_id(1) * grid_n + get_group_id(0);
+  const int band = group_m * grid_n;
+  const int first_m = (pid / band) * group_m;
+  const int band_rows = min(grid_m - first_m, group_m);
+  return (int2)(first_m + (pid % band) % band_rows, (pid % band) / band_rows);
+}
+
 // Shared epilogue: alpha * acc (+ beta * C when beta != 0).
 inline void store_c(__global float* C, const int index, const float acc, const float alpha,
                     const float beta) {
@@ -688,6 +701,24 @@ __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void gemm_regtile2
 #endif
 
 // ---------------------------------------------------------------------------------------------
+// resize_matrix: dst (rows x cols) = src (src_rows x src_cols), cut to dst's size or extended with
+// zeros to the right and below. The padding copies, in and out, of best and the tensor-core
+// kernels at large sizes that are not multiples of their tiles (PAD_FROM). Global
+// (ceil(cols/32)*32, ceil(rows/8)*8), local (32, 8); one element per work-item, consecutive
+// work-items along a row, so reads and writes coalesce.
+#if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_gemm_best) || defined(KERNEL_gemm_tc_tf32) || \
+    defined(KERNEL_gemm_tc_3xtf32)
+__kernel __attribute__((reqd_work_group_size(32, 8, 1))) void resize_matrix(
+    const int src_rows, const int src_cols, __global const float* restrict src, const int rows,
+    const int cols, __global float* restrict dst) {
+  const int c = get_global_id(0);
+  const int r = get_global_id(1);
+  if (r >= rows || c >= cols) return;
+  dst[r * cols + c] = (r < src_rows && c < src_cols) ? src[r * src_cols + c] : 0.0f;
+}
+#endif
+
+// ---------------------------------------------------------------------------------------------
 // best: the fastest kernel clgemm has, for large sizes on GPUs. Over regtile2d it adds:
 //  - float4 loads from global memory (when the row length allows: VEC_A for K % 4 == 0,
 //    VEC_B for N % 4 == 0; the host sets them from the problem) and aligned float4 reads from
@@ -786,19 +817,6 @@ inline float4 best_fetch_b(__global const float* B, const int at, const int k, c
 #endif
 }
 
-// dst (rows x cols) = src (src_rows x src_cols), cut to dst's size or extended with zeros to the
-// right and below: best's padding copies, in and out. Global (ceil(cols/32)*32,
-// ceil(rows/8)*8), local (32, 8); one element per work-item, consecutive work-items along a row,
-// so reads and writes coalesce.
-__kernel __attribute__((reqd_work_group_size(32, 8, 1))) void resize_matrix(
-    const int src_rows, const int src_cols, __global const float* restrict src, const int rows,
-    const int cols, __global float* restrict dst) {
-  const int c = get_global_id(0);
-  const int r = get_global_id(1);
-  if (r >= rows || c >= cols) return;
-  dst[r * cols + c] = (r < src_rows && c < src_cols) ? src[r * src_cols + c] : 0.0f;
-}
-
 __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_best(
     const int M, const int N, const int K, const float alpha, const float beta,
     __global const float* restrict A, __global const float* restrict B, __global float* C) {
@@ -812,17 +830,9 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_be
   const int ty = get_local_id(1);
   const int tid = ty * (BN / TN) + tx;
 
-  // Swizzle: consecutive work-groups walk down a band of GROUP_M block rows before moving right.
-  const int grid_n = get_num_groups(0);
-  const int grid_m = get_num_groups(1);
-  const int pid = get_group_id(1) * grid_n + get_group_id(0);
-  const int band = GROUP_M * grid_n;
-  const int first_m = (pid / band) * GROUP_M;
-  const int band_rows = min(grid_m - first_m, GROUP_M);
-  const int bm = first_m + (pid % band) % band_rows;
-  const int bn = (pid % band) / band_rows;
-  const int row0 = bm * BM;
-  const int col0 = bn * BN;
+  const int2 block = swizzled_block(GROUP_M);
+  const int row0 = block.x * BM;
+  const int col0 = block.y * BN;
 
   float4 a_next[BEST_LOADS_A];
   float4 b_next[BEST_LOADS_B];
@@ -978,6 +988,319 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_be
 #undef EDGE
 #undef VEC_A
 #undef VEC_B
+#endif
+
+// ---------------------------------------------------------------------------------------------
+// tc-tf32 and tc-3xtf32: the tensor cores of NVIDIA GPUs (compute capability 8.0 and up) through
+// inline PTX, mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32: one warp multiplies a 16 x 8
+// tile of A by an 8 x 8 tile of B into a 16 x 8 tile of C in FP32.
+//  - tc-tf32 rounds A and B to TF32 (10 mantissa bits, cvt.rna) on their way into local memory:
+//    about 3 decimal digits per product, FP32 sums. Judged by the TF32 threshold (verify.hpp).
+//  - tc-3xtf32 (TC_3X) splits every value x at its fragment load into big = tf32(x) and
+//    small = x - big (exact in FP32; the tensor cores read its top 19 bits) and sums
+//    small*big + big*small + big*big: three tensor-core products for one, with FP32-level
+//    accuracy (small*small lies below FP32's rounding, and so does what small loses).
+// A work-group of (BM/WM) x (BN/WN) warps computes a BM x BN block of C; each warp a WM x WN tile,
+// (WM/16) x (WN/8) mma tiles, whose accumulators stay in registers. A and B pass through
+// local memory with register prefetch (float4 global loads; double-buffered with one barrier per
+// K-step, or with STAGES = 1 single-buffered with two, which leaves room under the 48 KiB a
+// work-group may have for 256-row blocks), and the work-group order is swizzled as in best.
+// The fragments' k order is permuted: lane t of a quad takes k = 2t and 2t+1 where the PTX
+// layout names k = t and t+4. A dot product does not care in which order its k run, as long as A
+// and B agree, and each lane's two values of A, and its two of B, are then one 64-bit local load:
+// A is kept as As[m][k], B with its rows interleaved in pairs, Bs[k/2][n][k%2].
+// Local rows are padded so the fragment loads are conflict-free: both strides are 8 mod 32 floats
+// (a half-warp's float2 loads, 4 quads x 4 rows of A or 4 pairs of rows of B, cover the 32 banks
+// once). Hence BK and BN multiples of 16.
+// The tensor cores' FP32 sums round toward zero, which over a long K adds up to an error FP32's
+// rounding does not have (an error ratio of 34 at 8192^3). tc-3xtf32 therefore sums each K-step
+// in fresh mma accumulators and adds those to its FP32 totals with ordinary, rounded adds.
+// Global (ceil(N/BN)*32*(BN/WN), ceil(M/BM)*(BM/WM)), local (32*(BN/WN), BM/WM).
+// Any size, in one of two ways the host chooses (PAD_FROM), as for best: with EDGE = 1 (set unless
+// M, N, K are multiples of BM, BN, BK) every load is checked (zeros outside A and B) and so is
+// every store; from PAD_FROM up, resize_matrix's padding copies make the problem an exact one.
+// The inline PTX builds only with NVIDIA's compiler, so unlike every other section this one is
+// compiled only when the host asks for it by name (never in a whole-file build).
+#if defined(KERNEL_gemm_tc_tf32) || defined(KERNEL_gemm_tc_3xtf32)
+#ifndef BM
+#define BM 128  // rows of C per work-group
+#endif
+#ifndef BN
+#define BN 128  // columns of C per work-group
+#endif
+#ifndef BK
+#define BK 16  // K-step (a multiple of 16)
+#endif
+#ifndef WM
+#ifdef KERNEL_gemm_tc_3xtf32
+#define WM 32  // rows of C per warp (a multiple of 16); tc-3xtf32 holds more per tile
+#else
+#define WM 64  // rows of C per warp (a multiple of 16)
+#endif
+#endif
+#ifndef WN
+#define WN 64  // columns of C per warp (a multiple of 8)
+#endif
+#ifndef GROUP_M
+#define GROUP_M 8  // block rows per band of the swizzled work-group order (1: no swizzle)
+#endif
+#ifndef STAGES
+#define STAGES 2  // local buffers: 2 (one barrier per K-step) or 1 (two; room for larger blocks)
+#endif
+#ifndef PAD_FROM
+#define PAD_FROM 3000  // padding copies from this size up (read by the host, not the kernel)
+#endif
+#ifndef EDGE
+#define EDGE 1  // loads and stores checked against M, N, K (set by the host)
+#endif
+#ifdef KERNEL_gemm_tc_3xtf32
+#define TC_3X 1
+#else
+#define TC_3X 0
+#endif
+
+#define TC_WARPS_N (BN / WN)
+#define TC_THREADS (32 * (BM / WM) * TC_WARPS_N)
+#define TC_MT (WM / 16)                             // mma tiles per warp along M
+#define TC_NT (WN / 8)                              // and along N
+#define TC_LDA (BK + 8)                             // local stride of A's rows: 8 mod 32
+#define TC_LDB (2 * BN + 8)                         // local stride of B's row pairs: 8 mod 32
+#define TC_LOADS_A (BM * BK / 4 / TC_THREADS)       // float4 of A per work-item per K-step
+#define TC_LOADS_B (BK * BN / 8 / TC_THREADS)       // float4 pairs of B (rows 2p, 2p+1) per step
+
+// x rounded to the nearest TF32 value (ties away from zero), in an FP32 register: what
+// cvt.rna.tf32.f32 computes, but in two integer operations at full rate; the conversion
+// instruction runs at a quarter of it and held tc-3xtf32 to 58 TFLOP/s (docs/performance.md).
+// Adding half of TF32's last place to the magnitude bits carries into the exponent where it must.
+inline uint tc_tf32(const float x) { return (as_uint(x) + 0x1000u) & 0xffffe000u; }
+
+// d += a * b for one m16n8k8 tile: a holds A's (g, t) (g+8, t) (g, t+4) (g+8, t+4), b holds
+// B's (t, g) (t+4, g), d holds C's (g, 2t) (g, 2t+1) (g+8, 2t) (g+8, 2t+1), for lane 4g + t.
+inline void tc_mma(float* d, const uint* a, const uint* b) {
+  asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+      "{%8, %9}, {%10, %11, %12, %13};"
+      : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(d[0]), "f"(d[1]),
+        "f"(d[2]), "f"(d[3]));
+}
+
+// Four floats of a rows x cols matrix from (row, col); with EDGE, zeros outside it.
+inline float4 tc_fetch(__global const float* p, const int rows, const int cols, const int row,
+                       const int col) {
+#if EDGE
+  return (float4)(load_or_zero(p, rows, cols, row, col), load_or_zero(p, rows, cols, row, col + 1),
+                  load_or_zero(p, rows, cols, row, col + 2),
+                  load_or_zero(p, rows, cols, row, col + 3));
+#else
+  return *(__global const float4*)(p + row * cols + col);
+#endif
+}
+
+// The row of the A tile that work-item slot `idx` loads and stores a float4 of. With BK = 16 the
+// 8 float4 stores a quarter-warp makes at once span 2 rows, whose banks overlap (A's stride is 8
+// mod 32); taking the rows of each 4 in the order 0, 2, 1, 3 puts those 2 rows 2 apart, and their
+// stores fill the 32 banks once.
+inline int tc_a_row(const int idx) {
+  const int q = idx / (BK / 4);
+#if BK == 16
+  return (q & ~3) | ((q & 1) << 1) | ((q >> 1) & 1);
+#else
+  return q;
+#endif
+}
+
+// What goes into local memory: TF32 values for tc-tf32 (rounded once per block, not once per
+// warp that reads them), the FP32 values for tc-3xtf32, which splits them at the fragment load.
+inline float4 tc_stored(const float4 v) {
+#if TC_3X
+  return v;
+#else
+  return as_float4((uint4)(tc_tf32(v.x), tc_tf32(v.y), tc_tf32(v.z), tc_tf32(v.w)));
+#endif
+}
+
+__kernel __attribute__((reqd_work_group_size(32 * TC_WARPS_N, BM / WM, 1))) void
+#if TC_3X
+gemm_tc_3xtf32
+#else
+gemm_tc_tf32
+#endif
+    (const int M, const int N, const int K, const float alpha, const float beta,
+     __global const float* restrict A, __global const float* restrict B, __global float* C) {
+  __local float As[STAGES][BM * TC_LDA] __attribute__((aligned(16)));      // As[m][k]
+  __local float Bs[STAGES][BK / 2 * TC_LDB] __attribute__((aligned(16)));  // Bs[k/2][n][k%2]
+
+  const int tid = get_local_id(1) * (32 * TC_WARPS_N) + get_local_id(0);
+  const int lane = get_local_id(0) % 32;
+  const int g = lane / 4, t = lane % 4;
+  const int warp_row = get_local_id(1) * WM;
+  const int warp_col = (get_local_id(0) / 32) * WN;
+
+  const int2 block = swizzled_block(GROUP_M);
+  const int row0 = block.x * BM;
+  const int col0 = block.y * BN;
+
+  float acc[TC_MT][TC_NT][4];
+  _Pragma("unroll") for (int i = 0; i < TC_MT; ++i)
+      _Pragma("unroll") for (int j = 0; j < TC_NT; ++j)
+          _Pragma("unroll") for (int q = 0; q < 4; ++q) acc[i][j][q] = 0.0f;
+
+  float4 a_next[TC_LOADS_A];
+  float4 b_next[TC_LOADS_B][2];
+#define TC_FETCH(tile)                                                                   \
+  _Pragma("unroll") for (int i = 0; i < TC_LOADS_A; ++i) {                               \
+    const int idx = tid + i * TC_THREADS;                                               \
+    a_next[i] = tc_fetch(A, M, K, row0 + tc_a_row(idx), (tile) * BK + (idx % (BK / 4)) * 4); \
+  }                                                                                      \
+  _Pragma("unroll") for (int i = 0; i < TC_LOADS_B; ++i) {                               \
+    const int idx = tid + i * TC_THREADS;                                               \
+    const int k = (tile) * BK + idx / (BN / 4) * 2, col = col0 + (idx % (BN / 4)) * 4; \
+    b_next[i][0] = tc_fetch(B, K, N, k, col);                                            \
+    b_next[i][1] = tc_fetch(B, K, N, k + 1, col);                                        \
+  }
+#define TC_STORE(buf)                                                                          \
+  _Pragma("unroll") for (int i = 0; i < TC_LOADS_A; ++i) {                                     \
+    const int idx = tid + i * TC_THREADS;                                                     \
+    *(__local float4*)&As[buf][tc_a_row(idx) * TC_LDA + (idx % (BK / 4)) * 4] =                \
+        tc_stored(a_next[i]);                                                                  \
+  }                                                                                            \
+  _Pragma("unroll") for (int i = 0; i < TC_LOADS_B; ++i) {                                     \
+    const int idx = tid + i * TC_THREADS;                                                     \
+    const float4 even = tc_stored(b_next[i][0]), odd = tc_stored(b_next[i][1]);               \
+    const float4 lo = (float4)(even.x, odd.x, even.y, odd.y);                                 \
+    const float4 hi = (float4)(even.z, odd.z, even.w, odd.w);                                 \
+    __local float4* to = (__local float4*)&Bs[buf][(idx / (BN / 4)) * TC_LDB + (idx % (BN / 4)) * 8]; \
+    /* Lanes 4-7 of each quarter-warp store their halves in the other order, so each of the */ \
+    /* two stores covers the 32 banks once (a lane's 8 floats start 8 banks apart). */          \
+    const int h = (idx % (BN / 4)) / 4 & 1;                                                    \
+    to[h] = h ? hi : lo;                                                                       \
+    to[h ^ 1] = h ? lo : hi;                                                                   \
+  }
+
+  const int tiles = (K + BK - 1) / BK;
+  TC_FETCH(0)
+  TC_STORE(0)
+  barrier(CLK_LOCAL_MEM_FENCE);
+
+  for (int tile = 0; tile < tiles; ++tile) {
+    const int cur = STAGES == 2 ? tile & 1 : 0;
+    if (tile + 1 < tiles) {
+      TC_FETCH(tile + 1)
+    }
+#if TC_3X
+    float part[TC_MT][TC_NT][4];  // this K-step's sums (see the section's header)
+    _Pragma("unroll") for (int i = 0; i < TC_MT; ++i)
+        _Pragma("unroll") for (int j = 0; j < TC_NT; ++j)
+            _Pragma("unroll") for (int q = 0; q < 4; ++q) part[i][j][q] = 0.0f;
+#endif
+    _Pragma("unroll") for (int kk = 0; kk < BK; kk += 8) {
+      // This lane's k = kk + 2t and kk + 2t + 1 (see the section's header).
+      float a[TC_MT][4], b[TC_NT][2];
+      _Pragma("unroll") for (int i = 0; i < TC_MT; ++i) {
+        const int at = (warp_row + i * 16 + g) * TC_LDA + kk + 2 * t;
+        const float2 top = *(__local const float2*)&As[cur][at];
+        const float2 bottom = *(__local const float2*)&As[cur][at + 8 * TC_LDA];
+        a[i][0] = top.x;
+        a[i][1] = bottom.x;
+        a[i][2] = top.y;
+        a[i][3] = bottom.y;
+      }
+      _Pragma("unroll") for (int j = 0; j < TC_NT; ++j) {
+        const float2 pair =
+            *(__local const float2*)&Bs[cur][(kk / 2 + t) * TC_LDB + (warp_col + j * 8 + g) * 2];
+        b[j][0] = pair.x;
+        b[j][1] = pair.y;
+      }
+#if TC_3X
+      uint a_big[TC_MT][4], a_small[TC_MT][4], b_big[TC_NT][2], b_small[TC_NT][2];
+      _Pragma("unroll") for (int i = 0; i < TC_MT; ++i)
+          _Pragma("unroll") for (int q = 0; q < 4; ++q) {
+        a_big[i][q] = tc_tf32(a[i][q]);
+        a_small[i][q] = as_uint(a[i][q] - as_float(a_big[i][q]));
+      }
+      _Pragma("unroll") for (int j = 0; j < TC_NT; ++j)
+          _Pragma("unroll") for (int q = 0; q < 2; ++q) {
+        b_big[j][q] = tc_tf32(b[j][q]);
+        b_small[j][q] = as_uint(b[j][q] - as_float(b_big[j][q]));
+      }
+      // The small terms first, so the big product is added to the sum last; one pass over the
+      // tiles per term, so consecutive mma are independent and need not wait for each other.
+      _Pragma("unroll") for (int i = 0; i < TC_MT; ++i)
+          _Pragma("unroll") for (int j = 0; j < TC_NT; ++j)
+              tc_mma(part[i][j], a_small[i], b_big[j]);
+      _Pragma("unroll") for (int i = 0; i < TC_MT; ++i)
+          _Pragma("unroll") for (int j = 0; j < TC_NT; ++j)
+              tc_mma(part[i][j], a_big[i], b_small[j]);
+      _Pragma("unroll") for (int i = 0; i < TC_MT; ++i)
+          _Pragma("unroll") for (int j = 0; j < TC_NT; ++j)
+              tc_mma(part[i][j], a_big[i], b_big[j]);
+#else
+      uint a_bits[TC_MT][4], b_bits[TC_NT][2];
+      _Pragma("unroll") for (int i = 0; i < TC_MT; ++i)
+          _Pragma("unroll") for (int q = 0; q < 4; ++q) a_bits[i][q] = as_uint(a[i][q]);
+      _Pragma("unroll") for (int j = 0; j < TC_NT; ++j)
+          _Pragma("unroll") for (int q = 0; q < 2; ++q) b_bits[j][q] = as_uint(b[j][q]);
+      _Pragma("unroll") for (int i = 0; i < TC_MT; ++i)
+          _Pragma("unroll") for (int j = 0; j < TC_NT; ++j)
+              tc_mma(acc[i][j], a_bits[i], b_bits[j]);
+#endif
+    }
+#if TC_3X
+    _Pragma("unroll") for (int i = 0; i < TC_MT; ++i)
+        _Pragma("unroll") for (int j = 0; j < TC_NT; ++j)
+            _Pragma("unroll") for (int q = 0; q < 4; ++q) acc[i][j][q] += part[i][j][q];
+#endif
+    if (tile + 1 < tiles) {
+#if STAGES == 1
+      barrier(CLK_LOCAL_MEM_FENCE);  // every warp done with the buffer before it is refilled
+      TC_STORE(0)
+#else
+      TC_STORE(cur ^ 1)
+#endif
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+#undef TC_FETCH
+#undef TC_STORE
+
+  // Each lane holds two neighbouring columns of two rows per mma tile.
+  _Pragma("unroll") for (int i = 0; i < TC_MT; ++i) _Pragma("unroll") for (int h = 0; h < 2; ++h) {
+    const int row = row0 + warp_row + i * 16 + h * 8 + g;
+#if EDGE
+    if (row >= M) continue;
+#endif
+    _Pragma("unroll") for (int j = 0; j < TC_NT; ++j) {
+      const int col = col0 + warp_col + j * 8 + 2 * t;
+#if EDGE
+      if (col < N) store_c(C, row * N + col, acc[i][j][2 * h], alpha, beta);
+      if (col + 1 < N) store_c(C, row * N + col + 1, acc[i][j][2 * h + 1], alpha, beta);
+#else
+      __global float2* c2 = (__global float2*)(C + row * N + col);
+      float2 r = alpha * (float2)(acc[i][j][2 * h], acc[i][j][2 * h + 1]);
+      if (beta != 0.0f) r += beta * *c2;
+      *c2 = r;
+#endif
+    }
+  }
+}
+#undef TC_3X
+#undef TC_WARPS_N
+#undef TC_THREADS
+#undef TC_MT
+#undef TC_NT
+#undef TC_LDA
+#undef TC_LDB
+#undef TC_LOADS_A
+#undef TC_LOADS_B
+#undef BM
+#undef BN
+#undef BK
+#undef WM
+#undef WN
+#undef GROUP_M
+#undef STAGES
+#undef PAD_FROM
+#undef EDGE
 #endif
 
 // ---------------------------------------------------------------------------------------------

@@ -33,6 +33,7 @@ class ClKernelRunner : public ClGemmRunner {
                  const Problem& problem, const std::string& extra_options, std::ostream* log,
                  std::optional<ClOperands> operands)
       : session_(session), problem_(problem), operands_(std::move(operands)) {
+    if (const auto why = unsupportedOn(variant, session.info())) throw UsageError(*why);
     checkConstraints(variant, defines);
     if (variant.padding) padded_ = variant.padding(defines, problem.m, problem.n, problem.k);
     gemm_.shape = variant.shape(defines, gemmSize().m, gemmSize().n);

@@ -1,5 +1,6 @@
 #include "device.hpp"
 
+#include <cstdio>
 #include <sstream>
 #include <vector>
 
@@ -22,21 +23,48 @@ std::string clean(std::string s) {
   return s;
 }
 
-// cl_nv_device_attribute_query's compute capability, where the driver offers the extension.
-void readNvidiaAttributes(const cl::Device& device, DeviceInfo& d) {
-  if (device.getInfo<CL_DEVICE_EXTENSIONS>().find("cl_nv_device_attribute_query") ==
-      std::string::npos)
-    return;
-  // From cl_ext.h; spelled out so the build does not depend on that header's vintage.
-  constexpr cl_device_info kComputeCapabilityMajor = 0x4000, kComputeCapabilityMinor = 0x4001;
-  cl_uint major = 0, minor = 0;
-  if (clGetDeviceInfo(device(), kComputeCapabilityMajor, sizeof major, &major, nullptr) ==
-          CL_SUCCESS &&
-      clGetDeviceInfo(device(), kComputeCapabilityMinor, sizeof minor, &minor, nullptr) ==
-          CL_SUCCESS) {
-    d.nv_cc_major = int(major);
-    d.nv_cc_minor = int(minor);
+// One cl_uint attribute of cl_nv_device_attribute_query, or nothing where the driver refuses it.
+std::optional<unsigned> nvidiaAttribute(const cl::Device& device, cl_device_info name) {
+  cl_uint value = 0;
+  if (clGetDeviceInfo(device(), name, sizeof value, &value, nullptr) != CL_SUCCESS)
+    return std::nullopt;
+  return unsigned(value);
+}
+
+// cl_nv_device_attribute_query's compute capability, and its PCI location where the driver lacks
+// cl_khr_pci_bus_info, where the driver offers the extension.
+void readNvidiaAttributes(const cl::Device& device, const std::string& extensions, DeviceInfo& d) {
+  if (extensions.find("cl_nv_device_attribute_query") == std::string::npos) return;
+  // From cl_ext.h (the PCI ones are not in every version of it); spelled out so the build does not
+  // depend on that header's vintage.
+  constexpr cl_device_info kComputeCapabilityMajor = 0x4000, kComputeCapabilityMinor = 0x4001,
+                           kPciBusId = 0x4008, kPciSlotId = 0x4009, kPciDomainId = 0x400A;
+  const auto major = nvidiaAttribute(device, kComputeCapabilityMajor);
+  const auto minor = nvidiaAttribute(device, kComputeCapabilityMinor);
+  if (major && minor) {
+    d.nv_cc_major = int(*major);
+    d.nv_cc_minor = int(*minor);
   }
+  if (d.pci) return;
+  const auto bus = nvidiaAttribute(device, kPciBusId);
+  const auto slot = nvidiaAttribute(device, kPciSlotId);
+  if (bus && slot) {
+    // The slot is the PCI device number: on an H100 at 0000:00:06.0 (driver 580) it reads 6, not
+    // device << 3 | function as some tools take it. Older drivers do not report the domain.
+    d.pci = PciAddress{nvidiaAttribute(device, kPciDomainId).value_or(0), *bus, *slot, 0};
+  }
+}
+
+// cl_khr_pci_bus_info's address, where the driver offers the extension.
+void readPciBusInfo(const cl::Device& device, const std::string& extensions, DeviceInfo& d) {
+  if (extensions.find("cl_khr_pci_bus_info") == std::string::npos) return;
+  // CL_DEVICE_PCI_BUS_INFO_KHR and cl_device_pci_bus_info_khr, spelled out like the NVIDIA ones.
+  constexpr cl_device_info kPciBusInfo = 0x410F;
+  struct {
+    cl_uint domain, bus, device, function;
+  } info{};
+  if (clGetDeviceInfo(device(), kPciBusInfo, sizeof info, &info, nullptr) == CL_SUCCESS)
+    d.pci = PciAddress{info.domain, info.bus, info.device, info.function};
 }
 
 std::vector<cl::Platform> platforms() {
@@ -105,6 +133,13 @@ std::string formatBytes(std::uint64_t bytes) {
   return s.str();
 }
 
+std::string pciBusId(const PciAddress& pci) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%04x:%02x:%02x.%x", pci.domain, pci.bus, pci.device,
+                pci.function);
+  return text;
+}
+
 DeviceInfo describeDevice(const cl::Device& device, int platform_index, int device_index) {
   try {
     DeviceInfo d;
@@ -131,7 +166,9 @@ DeviceInfo describeDevice(const cl::Device& device, int platform_index, int devi
     d.has_fp64 = device.getInfo<CL_DEVICE_DOUBLE_FP_CONFIG>() != 0;
     d.has_profiling =
         (device.getInfo<CL_DEVICE_QUEUE_PROPERTIES>() & CL_QUEUE_PROFILING_ENABLE) != 0;
-    readNvidiaAttributes(device, d);
+    const std::string extensions = device.getInfo<CL_DEVICE_EXTENSIONS>();
+    readPciBusInfo(device, extensions, d);
+    readNvidiaAttributes(device, extensions, d);
     return d;
   } catch (const cl::Error& e) {
     rethrowClError(e);
@@ -160,6 +197,7 @@ void listDevices(std::ostream& out) {
           << (d.has_profiling ? "yes" : "no") << "\n";
       if (d.nv_cc_major)
         out << "    compute capability " << *d.nv_cc_major << "." << *d.nv_cc_minor << "\n";
+      if (d.pci) out << "    PCI " << pciBusId(*d.pci) << "\n";
     }
   }
 }

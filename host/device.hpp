@@ -14,6 +14,14 @@
 
 namespace clgemm {
 
+// A device's place on the PCI bus.
+struct PciAddress {
+  unsigned domain = 0, bus = 0, device = 0, function = 0;
+};
+
+// "DDDD:BB:DD.F" in hexadecimal, the form of nvidia-smi and of CUDA's cudaDeviceGetByPCIBusId.
+std::string pciBusId(const PciAddress& pci);
+
 struct DeviceInfo {
   int platform_index = 0;
   int device_index = 0;
@@ -38,6 +46,10 @@ struct DeviceInfo {
   // NVIDIA devices that report it (cl_nv_device_attribute_query): compute capability major and
   // minor, which give the per-SM limits behind the occupancy figures; unset elsewhere.
   std::optional<int> nv_cc_major, nv_cc_minor;
+  // Where the device sits on the PCI bus, which names the same GPU to CUDA (the cuBLAS baseline):
+  // from cl_khr_pci_bus_info, else (NVIDIA drivers without it) cl_nv_device_attribute_query; unset
+  // where the driver offers neither.
+  std::optional<PciAddress> pci;
   // Whether the vendor's compiler takes -cl-nv-verbose and reports registers (NVIDIA's driver).
   bool is_nvidia() const { return nv_cc_major.has_value(); }
 };

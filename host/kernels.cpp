@@ -4,8 +4,10 @@
 #include <limits>
 #include <sstream>
 
+#include "cuda_library.hpp"
 #include "device.hpp"
 #include "errors.hpp"
+#include "verify.hpp"
 
 namespace clgemm {
 namespace {
@@ -388,12 +390,13 @@ Variant regtile2d() {
   return v;
 }
 
-// best at sizes that are not multiples of its tiles: padding copies from PAD_FROM up, where they
-// cost less than the kernel's own edge handling (docs/performance.md). The size compared is the
+// best and the tensor-core kernels at sizes that are not multiples of their BM x BN x BK tiles:
+// padding copies from PAD_FROM up, where they cost less than the kernel's own edge handling
+// (docs/performance.md). The size compared is the
 // harmonic mean 3 / (1/M + 1/N + 1/K), because the copies move about M*K + K*N + M*N floats
 // against the GEMM's 2*M*N*K flops: a small K (8191 x 8191 x 256) makes copying C as costly as
 // small M and N do. Not where a padded matrix would pass the kernels' 32-bit indices.
-std::optional<PaddedSizes> bestPadding(const ResolvedDefines& d, int m, int n, int k) {
+std::optional<PaddedSizes> tilePadding(const ResolvedDefines& d, int m, int n, int k) {
   const long long bm = d.param("BM"), bn = d.param("BN"), bk = d.param("BK");
   if (m % bm == 0 && n % bn == 0 && k % bk == 0) return std::nullopt;
   // harmonic mean >= PAD_FROM, without dividing (exact for small sizes).
@@ -404,6 +407,25 @@ std::optional<PaddedSizes> bestPadding(const ResolvedDefines& d, int m, int n, i
   const long long index_limit = std::numeric_limits<int>::max();
   if (pm * pk > index_limit || pk * pn > index_limit || pm * pn > index_limit) return std::nullopt;
   return PaddedSizes{int(pm), int(pn), int(pk)};
+}
+
+// The padding copies (tilePadding) of a kernel with BM x BN x BK tiles and a PAD_FROM parameter:
+// resize_matrix makes them, and the bytes they move count in the kernel's traffic.
+void addTilePadding(Variant& v) {
+  v.padding = tilePadding;
+  v.pad_entry = "resize_matrix";
+  v.pad_shape = [](int rows, int cols) {
+    return LaunchShape{{roundUp(std::size_t(cols), 32), roundUp(std::size_t(rows), 8)},
+                       {32, 8},
+                       "resize_matrix's fixed 32 x 8"};
+  };
+  v.global_bytes = [](const ResolvedDefines& d, int m, int n, int k) {
+    const auto pad = tilePadding(d, m, n, k);
+    if (!pad) return tileTraffic(m, n, k, d.param("BM"), d.param("BN"));
+    // The copies read A and B once and the padded C once; the GEMM reads the padded A and B.
+    return tileTraffic(pad->m, pad->n, pad->k, d.param("BM"), d.param("BN")) +
+           double(sizeof(float)) * (double(m) * k + double(k) * n + double(pad->m) * pad->n);
+  };
 }
 
 Variant best() {
@@ -463,22 +485,9 @@ Variant best() {
                        (d.param("BM") + d.param("PADA") + d.param("BN") + d.param("PADB"))) *
            sizeof(float);
   };
-  v.padding = bestPadding;
-  v.pad_entry = "resize_matrix";
-  v.pad_shape = [](int rows, int cols) {
-    return LaunchShape{{roundUp(std::size_t(cols), 32), roundUp(std::size_t(rows), 8)},
-                       {32, 8},
-                       "resize_matrix's fixed 32 x 8"};
-  };
-  v.global_bytes = [](const ResolvedDefines& d, int m, int n, int k) {
-    const auto pad = bestPadding(d, m, n, k);
-    if (!pad) return tileTraffic(m, n, k, d.param("BM"), d.param("BN"));
-    // The copies read A and B once and the padded C once; the GEMM reads the padded A and B.
-    return tileTraffic(pad->m, pad->n, pad->k, d.param("BM"), d.param("BN")) +
-           double(sizeof(float)) * (double(m) * k + double(k) * n + double(pad->m) * pad->n);
-  };
+  addTilePadding(v);
   v.problem_defines = [](const ResolvedDefines& d, int m, int n, int k) {
-    if (const auto pad = bestPadding(d, m, n, k)) {
+    if (const auto pad = tilePadding(d, m, n, k)) {
       // An exact problem, float4-aligned; the padded sizes are for the report.
       return std::vector<ResolvedDefine>{{"EDGE", "0", "problem"},
                                          {"VEC_A", "1", "problem"},
@@ -493,6 +502,126 @@ Variant best() {
                                        {"VEC_B", alignedRows(n, 4), "problem"}};
   };
   return v;
+}
+
+// The tensor-core kernels' inline PTX (mma.sync with TF32 operands) needs NVIDIA's OpenCL compiler
+// and a GPU of compute capability 8.0 (Ampere) or newer.
+std::optional<std::string> withoutTensorCores(const DeviceInfo& device) {
+  if (device.vendor.find("NVIDIA") == std::string::npos)
+    return "needs an NVIDIA GPU (TF32 tensor cores through inline PTX); " + device.name +
+           " is from " + (device.vendor.empty() ? "an unnamed vendor" : device.vendor);
+  if (!device.nv_cc_major)
+    return "needs an NVIDIA GPU of compute capability 8.0 or newer, and " + device.name +
+           " does not report its own (no cl_nv_device_attribute_query)";
+  if (*device.nv_cc_major < 8)
+    return "needs an NVIDIA GPU of compute capability 8.0 or newer (TF32 tensor cores); " +
+           device.name + " has " + std::to_string(*device.nv_cc_major) + "." +
+           std::to_string(device.nv_cc_minor.value_or(0));
+  return std::nullopt;
+}
+
+// tc-tf32 and tc-3xtf32: one kernel in kernels.cl, two entries, the same tiling.
+// The warp tile (WM x WN) is the one default that differs: tc-3xtf32 keeps a second set of
+// accumulators and three times the fragments in registers, and runs faster with the smaller one.
+Variant tensorCoreFamily(std::string name, std::string entry, Arithmetic arithmetic, int wm, int wn,
+                         std::string summary, std::string builds_on, std::string adds) {
+  Variant v = openClVariant(
+      std::move(name), std::move(entry), std::move(summary),
+      {{"BM", 128, "rows of C per work-group", {64, 128, 256}},
+       {"BN", 128, "columns of C per work-group (a multiple of 16)", {64, 128, 256}},
+       {"BK", 16, "K-step (a multiple of 16)", {16, 32}},
+       {"WM", wm, "rows of C per warp (a multiple of 16)", {32, 64}},
+       {"WN", wn, "columns of C per warp (a multiple of 8)", {32, 64}},
+       {"GROUP_M", 8, "block rows per band of the swizzled work-group order", {8, 16}},
+       {"STAGES",
+        2,
+        "local buffers: 2 (double-buffered) or 1 (two barriers per K-step, half the local memory)",
+        {1, 2}},
+       {"PAD_FROM",
+        3000,
+        "sizes that are not tile multiples: padding copies (timed with the GEMM) from this size "
+        "up, the harmonic mean of M, N and K; checked loads and stores in the kernel below it "
+        "(0: always copies)",
+        {0, 3000}}},
+      std::move(builds_on), std::move(adds));
+  v.arithmetic = arithmetic;
+  v.unsupported = withoutTensorCores;
+  v.constraints = [](const ResolvedDefines& d) {
+    std::vector<std::string> errors;
+    requireAtLeast(errors, d, {"BM", "BN", "BK", "WM", "WN", "GROUP_M"}, 1);
+    requireAtLeast(errors, d, {"PAD_FROM"}, 0);
+    if (!errors.empty()) return errors;
+    const auto multipleOf = [&](const char* name, int of, const char* why) {
+      if (d.param(name) % of != 0)
+        errors.push_back(std::string(name) + "=" + std::to_string(d.param(name)) +
+                         " must be a multiple of " + std::to_string(of) + " (" + why + ")");
+    };
+    multipleOf("BK", 16, "two mma k-steps, conflict-free local strides");
+    multipleOf("BN", 16, "conflict-free local strides");
+    multipleOf("WM", 16, "mma tiles are 16 rows");
+    multipleOf("WN", 8, "mma tiles are 8 columns");
+    if (d.param("STAGES") != 1 && d.param("STAGES") != 2)
+      errors.push_back("STAGES=" + std::to_string(d.param("STAGES")) + " must be 1 or 2");
+    requireDivisible(errors, d, "BM", "WM");
+    requireDivisible(errors, d, "BN", "WN");
+    if (!errors.empty()) return errors;
+    const long long threads =
+        32LL * (d.param("BM") / d.param("WM")) * (d.param("BN") / d.param("WN"));
+    // A is loaded a float4 at a time, B two float4s (rows 2p and 2p + 1) at a time.
+    for (const auto& [tile, per_load] : {std::pair{"BM", 4}, std::pair{"BN", 8}}) {
+      const long long loads = 1LL * d.param(tile) * d.param("BK") / per_load;
+      if (loads % threads != 0)
+        errors.push_back(std::string(tile) + " x BK / " + std::to_string(per_load) + " = " +
+                         std::to_string(loads) + " loads do not divide evenly among the " +
+                         std::to_string(threads) + " work-items (32 per warp); change " + tile +
+                         ", BK, WM or WN");
+    }
+    return errors;
+  };
+  v.shape = [](const ResolvedDefines& d, int m, int n) {
+    const std::size_t bm = std::size_t(d.param("BM")), bn = std::size_t(d.param("BN"));
+    return blockShape(m, n, bm, bn, 32 * (bn / std::size_t(d.param("WN"))),
+                      bm / std::size_t(d.param("WM")), "32*BN/WN x BM/WM");
+  };
+  v.local_mem_bytes = [](const ResolvedDefines& d) {
+    const std::size_t bm = std::size_t(d.param("BM")), bn = std::size_t(d.param("BN")),
+                      bk = std::size_t(d.param("BK"));
+    return std::size_t(d.param("STAGES")) * (bm * (bk + 8) + bk / 2 * (2 * bn + 8)) * sizeof(float);
+  };
+  addTilePadding(v);
+  v.problem_defines = [](const ResolvedDefines& d, int m, int n, int k) {
+    if (const auto pad = tilePadding(d, m, n, k)) {
+      return std::vector<ResolvedDefine>{{"EDGE", "0", "problem"},
+                                         {"PADDED_M", std::to_string(pad->m), "problem"},
+                                         {"PADDED_N", std::to_string(pad->n), "problem"},
+                                         {"PADDED_K", std::to_string(pad->k), "problem"}};
+    }
+    const bool exact = m % d.param("BM") == 0 && n % d.param("BN") == 0 && k % d.param("BK") == 0;
+    return std::vector<ResolvedDefine>{{"EDGE", exact ? "0" : "1", "problem"}};
+  };
+  return v;
+}
+
+Variant tcTf32() {
+  return tensorCoreFamily(
+      "tc-tf32", "gemm_tc_tf32", Arithmetic::kTf32, 64, 64,
+      "NVIDIA tensor cores (inline PTX mma.sync m16n8k8), A and B rounded to TF32, FP32 sums: "
+      "fast, about 3 decimal digits per product (judged by the TF32 threshold)",
+      "best",
+      "hands the multiply-adds to the tensor cores: each warp issues mma.sync on 16x8x8 tiles of "
+      "TF32 values, its WM x WN tile of C in mma fragments, local memory double- or "
+      "single-buffered (STAGES)");
+}
+
+Variant tc3xTf32() {
+  return tensorCoreFamily(
+      "tc-3xtf32", "gemm_tc_3xtf32", Arithmetic::k3xTf32, 32, 64,
+      "NVIDIA tensor cores with error compensation: each value split into two TF32 parts, three "
+      "products summed in FP32, FP32 accuracy (judged by the FP32 threshold)",
+      "tc-tf32",
+      "splits each value x into big = tf32(x) and small = x - big and sums small*big + "
+      "big*small + big*big, each K-step in fresh accumulators added to FP32 totals: three "
+      "tensor-core products buy back FP32 accuracy");
 }
 
 Variant cpuVariant(std::string name, std::string summary, std::vector<Param> params,
@@ -563,6 +692,22 @@ Variant baseline(std::string name, Backend backend, std::string summary) {
   return v;
 }
 
+// cuBLAS runs where the OpenCL device is an NVIDIA GPU and the CUDA libraries load (they are
+// looked for only then).
+std::optional<std::string> withoutCublas(const DeviceInfo& device) {
+  if (device.vendor.find("NVIDIA") == std::string::npos)
+    return "runs on NVIDIA GPUs only; " + device.name + " is from " +
+           (device.vendor.empty() ? "an unnamed vendor" : device.vendor);
+  return CudaLibrary::get().problem();
+}
+
+Variant cublas(std::string name, Arithmetic arithmetic, std::string summary) {
+  Variant v = baseline(std::move(name), Backend::kCublas, std::move(summary));
+  v.arithmetic = arithmetic;
+  v.unsupported = withoutCublas;
+  return v;
+}
+
 }  // namespace
 
 const std::vector<Variant>& variants() {
@@ -579,6 +724,8 @@ const std::vector<Variant>& variants() {
       regtileNolocal(),
       regtile2d(),
       best(),
+      tcTf32(),
+      tc3xTf32(),
       cpuNaive(),
       cpuBlocked(),
       cpuBlockedAcc(),
@@ -586,8 +733,34 @@ const std::vector<Variant>& variants() {
       baseline("clblast", Backend::kClblast,
                "CLBlast SGEMM on the same OpenCL device and queue (row-major, no transpose)"),
       baseline("openblas", Backend::kOpenblas, "OpenBLAS cblas_sgemm on the host CPU"),
+      cublas("cublas", Arithmetic::kFp32,
+             "cuBLAS SGEMM on the same NVIDIA GPU (FP32, CUBLAS_DEFAULT_MATH), loaded at run time"),
+      cublas("cublas-tf32", Arithmetic::kTf32,
+             "cuBLAS SGEMM on the same NVIDIA GPU's TF32 tensor cores "
+             "(CUBLAS_TF32_TENSOR_OP_MATH), loaded at run time"),
   };
   return all;
+}
+
+std::string arithmeticName(Arithmetic arithmetic) {
+  switch (arithmetic) {
+    case Arithmetic::kTf32:
+      return "tf32";
+    case Arithmetic::k3xTf32:
+      return "3xtf32";
+    default:
+      return "fp32";
+  }
+}
+
+double errorThresholdFor(Arithmetic arithmetic) {
+  return arithmetic == Arithmetic::kTf32 ? kTf32ErrorRatioThreshold : kErrorRatioThreshold;
+}
+
+std::optional<std::string> unsupportedOn(const Variant& variant, const DeviceInfo& device) {
+  if (!variant.unsupported) return std::nullopt;
+  if (const auto why = variant.unsupported(device)) return *why;
+  return std::nullopt;
 }
 
 bool backendBuilt(Backend backend) {
@@ -675,12 +848,19 @@ std::vector<const Variant*> parseVariantList(const std::string& list) {
   return chosen;
 }
 
+std::string baselineNames() {
+  std::string out;
+  for (const auto& v : variants())
+    if (v.isBaseline()) out += (out.empty() ? "" : ", ") + v.name;
+  return out;
+}
+
 std::vector<const Variant*> parseCompareList(const std::string& list) {
   std::vector<const Variant*> chosen;
   for (const auto& name : splitList(list)) {
     const Variant* found = findVariant(name);
     if (!found || !found->isBaseline())
-      throw UsageError("--compare takes baselines (clblast, openblas), not '" + name + "'");
+      throw UsageError("--compare takes baselines (" + baselineNames() + "), not '" + name + "'");
     addOnce(chosen, found);
   }
   return chosen;

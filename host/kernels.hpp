@@ -16,6 +16,22 @@
 
 namespace clgemm {
 
+struct DeviceInfo;
+
+// What a variant's multiply-adds compute in: reported beside every result, and it decides the
+// error threshold the result is judged by (errorThresholdFor).
+enum class Arithmetic {
+  kFp32,   // FP32 multiply-adds
+  kTf32,   // products of TF32-rounded operands (10 mantissa bits), FP32 sums
+  k3xTf32  // three TF32 products per FP32 one (big*big + big*small + small*big), FP32 accuracy
+};
+
+// "fp32", "tf32", "3xtf32": the precision column of the reports.
+std::string arithmeticName(Arithmetic arithmetic);
+
+// The largest error ratio (verify.hpp) a result of this arithmetic may reach.
+double errorThresholdFor(Arithmetic arithmetic);
+
 struct Param {
   std::string name;
   int default_value;
@@ -32,10 +48,11 @@ struct LaunchShape {
 };
 
 enum class Backend {
-  kOpenCl,   // a kernel from kernels.cl, timed with profiling events
-  kCpu,      // one of clgemm's OpenMP paths, timed with a host clock
-  kClblast,  // CLBlast's SGEMM on the same OpenCL queue, host clock around call and clFinish
-  kOpenblas  // OpenBLAS cblas_sgemm on the host, host clock
+  kOpenCl,    // a kernel from kernels.cl, timed with profiling events
+  kCpu,       // one of clgemm's OpenMP paths, timed with a host clock
+  kClblast,   // CLBlast's SGEMM on the same OpenCL queue, host clock around call and clFinish
+  kOpenblas,  // OpenBLAS cblas_sgemm on the host, host clock
+  kCublas     // cuBLAS SGEMM on the OpenCL device's NVIDIA GPU (loaded at run time), CUDA events
 };
 
 // The padded problem a variant runs in place of the user's: A is m x k, B k x n, C m x n.
@@ -51,6 +68,10 @@ struct Variant {
   std::string builds_on;
   std::string adds;
   std::vector<Param> params;
+  Arithmetic arithmetic = Arithmetic::kFp32;
+  // Optional: why this variant cannot run on a device (its kernel needs hardware or a compiler
+  // the device lacks), or nothing when it can. A variant that cannot is reported as skipped.
+  std::function<std::optional<std::string>(const DeviceInfo&)> unsupported;
   // One message per violated constraint, each naming the define(s) to change.
   std::function<std::vector<std::string>(const ResolvedDefines&)> constraints;
 
@@ -88,13 +109,23 @@ struct Variant {
   // kCpu only: one GEMM with the resolved parameters.
   std::function<void(const CpuGemm&, const ResolvedDefines&)> cpu;
 
-  bool isBaseline() const { return backend == Backend::kClblast || backend == Backend::kOpenblas; }
-  bool needsOpenCl() const { return backend == Backend::kOpenCl || backend == Backend::kClblast; }
+  bool isBaseline() const {
+    return backend == Backend::kClblast || backend == Backend::kOpenblas ||
+           backend == Backend::kCublas;
+  }
+  // cuBLAS runs on CUDA, but on the GPU the OpenCL device selection picks.
+  bool needsOpenCl() const {
+    return backend == Backend::kOpenCl || backend == Backend::kClblast ||
+           backend == Backend::kCublas;
+  }
 };
 
 // "variant: first violation; second ...", or nothing when these defines keep every constraint.
 std::optional<std::string> constraintViolations(const Variant& variant,
                                                 const ResolvedDefines& defines);
+
+// Why `variant` cannot run on `device`, or nothing when it can.
+std::optional<std::string> unsupportedOn(const Variant& variant, const DeviceInfo& device);
 
 // Throws constraintViolations' message as a usage error.
 void checkConstraints(const Variant& variant, const ResolvedDefines& defines);
@@ -104,6 +135,8 @@ void checkConstraints(const Variant& variant, const ResolvedDefines& defines);
 const std::vector<Variant>& variants();
 
 // Whether a baseline library was compiled in; when not, its rows say "not built" (status skipped).
+// cuBLAS is always built: whether its library loads is found out at run time (the variant's
+// `unsupported` says so).
 bool backendBuilt(Backend backend);
 
 // The variants named in a comma-separated list, in the order given, duplicates dropped. Besides
@@ -111,8 +144,12 @@ bool backendBuilt(Backend backend);
 // (everything, baselines included). Unknown names are a usage error listing the known ones.
 std::vector<const Variant*> parseVariantList(const std::string& list);
 
-// --compare: baselines only ("clblast", "openblas"), appended after the --kernel variants.
+// --compare: baselines only ("clblast", "openblas", "cublas", "cublas-tf32"), appended after the
+// --kernel variants.
 std::vector<const Variant*> parseCompareList(const std::string& list);
+
+// "clblast, openblas, cublas, cublas-tf32": every baseline, for messages.
+std::string baselineNames();
 
 // The default --kernel list.
 inline constexpr const char* kDefaultKernels = "naive,tiled,regtile2d";

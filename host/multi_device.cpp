@@ -144,7 +144,7 @@ PartRow runAlone(Slot& slot, const Variant& v, const Options& o, const Problem& 
     row.gflops = problem.gflopsAt(t.median());
     row.status = "unchecked";
     if (check) {
-      const Verification verdict = (*check)(result);
+      const Verification verdict = (*check)(result, errorThresholdFor(v.arithmetic));
       const MemoryCheck memory = slot.runner->checkMemory();
       row.check = check->kind();
       row.err_ratio = verdict.max_ratio;
@@ -293,7 +293,7 @@ std::vector<PartRow> runSplit(std::vector<Slot>& slots, const std::vector<int>& 
     total.status = "unchecked";
     for (Slot* s : active) rowOf(s).status = "unchecked";
     if (check) {
-      const Verification verdict = (*check)(result);
+      const Verification verdict = (*check)(result, errorThresholdFor(v.arithmetic));
       total.check = check->kind();
       total.err_ratio = verdict.max_ratio;
       total.status = verdict.passed ? "ok" : "FAIL";
@@ -349,6 +349,9 @@ int runMultiDevice(const Options& o, std::ostream& out, std::ostream& err) {
   const std::vector<ListedDevice> listed = selectDevices(o.devices);
   std::optional<std::vector<double>> weights;
   if (!o.split.empty()) weights = parseSplit(o.split, listed.size());
+  for (const auto& d : listed)
+    if (const auto why = unsupportedOn(variant, d.selected.info))
+      throw UsageError(describeListed(d) + " cannot take part: " + *why);
   for (const auto& d : listed)
     if (!d.selected.info.has_profiling)
       throw RuntimeError(describeListed(d) +

@@ -37,7 +37,7 @@ cxxopts::Options makeParser() {
     ("devices", "split one GEMM's rows across devices: PLATFORM:DEVICE pairs (0:0,0:1; one may repeat), gpus or all; each alone, then all at once", cxxopts::value<std::string>(), "LIST")
     ("split", "with --devices: shares of the rows in these proportions (default: each device's speed alone)", cxxopts::value<std::string>(), "W1,W2")
     ("kernel", "comma-separated kernel variants or groups (cl, cpu, all)", cxxopts::value<std::string>()->default_value(kDefaultKernels), "LIST")
-    ("compare", "baselines to add: clblast, openblas (default without --kernel: both)", cxxopts::value<std::string>(), "LIST")
+    ("compare", "baselines to add: clblast, openblas, cublas, cublas-tf32 (default without --kernel: clblast and openblas)", cxxopts::value<std::string>(), "LIST")
     ("threads", "host threads for the CPU paths and OpenBLAS (default: all cores)", cxxopts::value<std::string>(), "N")
     ("D", "define passed to the kernel compiler and used to size the launch (repeatable)",
      cxxopts::value<std::vector<std::string>>(), "NAME=VALUE")
@@ -325,8 +325,8 @@ Options parseOptions(int argc, const char* const argv[]) {
     o.compare = text("compare");
     // Without --compare no baseline is added once --kernel is given; an empty list is a mistake.
     if (o.compare.find_first_not_of(',') == std::string::npos)
-      throw UsageError("--compare '" + o.compare +
-                       "' names no baseline: give clblast, openblas or both");
+      throw UsageError("--compare '" + o.compare + "' names no baseline: give one or more of " +
+                       baselineNames());
     o.compare_given = true;
   }
   if (result.count("threads")) {

@@ -1,5 +1,6 @@
 #include "report.hpp"
 
+#include <cstdint>
 #include <functional>
 #include <iomanip>
 #include <nlohmann/json.hpp>
@@ -68,32 +69,42 @@ void writeResourceTable(std::ostream& out, const RunInfo& run, const std::vector
 
 // The main table and the resource table for the rows of one problem size.
 void writeSizeTables(std::ostream& out, const RunInfo& run, const std::vector<ResultRow>& rows) {
-  bool any_user = false, any_clblast = false, any_openblas = false, any_naive = false;
-  bool any_peak = false;
+  bool any_user = false, any_clblast = false, any_openblas = false, any_cublas = false;
+  bool any_naive = false;
+  bool any_peak = false, any_other_threshold = false;
   for (const auto& r : rows) {
+    any_other_threshold =
+        any_other_threshold || (r.err_threshold && *r.err_threshold != kErrorRatioThreshold);
     for (const auto& d : r.defines) any_user = any_user || d.source == "cli";
     any_clblast = any_clblast || r.vs_clblast.has_value();
     any_openblas = any_openblas || r.vs_openblas.has_value();
+    any_cublas = any_cublas || r.vs_cublas.has_value();
     any_naive = any_naive || r.vs_naive.has_value();
     any_peak = any_peak || percentOfPeak(run, r).has_value();
   }
-  std::vector<std::string> header = {"variant", "status", "median ms", "min ms", "GFLOP/s"};
+  std::vector<std::string> header = {"variant",   "precision", "status",
+                                     "median ms", "min ms",    "GFLOP/s"};
   if (any_peak) header.push_back("% peak");
   if (any_naive) header.push_back("vs naive");
   if (any_clblast) header.push_back("vs CLBlast");
   if (any_openblas) header.push_back("vs OpenBLAS");
+  if (any_cublas) header.push_back("vs cuBLAS");
   header.push_back("err ratio");
+  if (any_other_threshold) header.push_back("err limit");
   header.push_back("defines");
-  const std::size_t numeric_from = 2, numeric_to = header.size() - 2;  // right-aligned columns
+  const std::size_t numeric_from = 3, numeric_to = header.size() - 2;  // right-aligned columns
   std::vector<std::vector<std::string>> cells;
   for (const auto& r : rows) {
-    std::vector<std::string> row = {r.variant, r.status, fixed(r.ms_median, 3), fixed(r.ms_min, 3),
-                                    fixed(r.gflops, 1)};
+    std::vector<std::string> row = {r.variant,          r.arithmetic,
+                                    r.status,           fixed(r.ms_median, 3),
+                                    fixed(r.ms_min, 3), fixed(r.gflops, 1)};
     if (any_peak) row.push_back(fixed(percentOfPeak(run, r), 1));
     if (any_naive) row.push_back(ratio(r.vs_naive));
     if (any_clblast) row.push_back(ratio(r.vs_clblast));
     if (any_openblas) row.push_back(ratio(r.vs_openblas));
+    if (any_cublas) row.push_back(ratio(r.vs_cublas));
     row.push_back(general(r.err_ratio));
+    if (any_other_threshold) row.push_back(fixed(r.err_threshold, 0));
     std::string defines = definesText(r, true);
     if (r.threads)
       defines += (defines.empty() ? "" : " ") + ("threads=" + std::to_string(*r.threads));
@@ -111,6 +122,14 @@ void writeSizeTables(std::ostream& out, const RunInfo& run, const std::vector<Re
   for (const auto& r : rows)
     if (!r.message.empty()) out << r.variant << ": " << r.message << "\n";
   writeResourceTable(out, run, rows);
+}
+
+// " (tf32 rows: below 131072)" when a row was judged by the TF32 threshold.
+std::string tf32Threshold(const std::vector<ResultRow>& rows) {
+  for (const auto& r : rows)
+    if (r.arithmetic == "tf32")
+      return " (tf32 rows: below " + std::to_string(std::int64_t(kTf32ErrorRatioThreshold)) + ")";
+  return "";
 }
 
 std::string sizeText(const ResultRow& r) { return shapeDims(Shape{r.m, r.n, r.k}); }
@@ -144,17 +163,17 @@ void writeTable(std::ostream& out, const RunInfo& run, const std::vector<ResultR
   if (run.checked) {
     out << "checked against a double-precision reference: error ratio = |C - Cref| / (eps * "
            "(|alpha||A||B| + |beta||C|)), pass below "
-        << kErrorRatioThreshold
+        << kErrorRatioThreshold << tf32Threshold(rows)
         << "; and every matrix between canaries, A and B compared with the originals after "
            "each variant\n";
   } else {
     out << "not checked (--no-check)\n";
   }
-  out << "GFLOP/s = 2*M*N*K / median time (OpenCL kernels: profiling events; CPU paths and "
-         "libraries: host clock)\n";
+  out << "GFLOP/s = 2*M*N*K / median time (OpenCL kernels: profiling events; cuBLAS: CUDA "
+         "events; CPU paths, CLBlast and OpenBLAS: host clock)\n";
   if (run.peak) {
     out << "% peak: GFLOP/s over the device's FP32 peak of " << fixed(run.peak->gflops, 0)
-        << " GFLOP/s (" << run.peak->file << ")\n";
+        << " GFLOP/s (" << run.peak->file << "), for fp32 rows\n";
   }
   for (const auto& g : groups) {
     out << "\n";
@@ -172,9 +191,11 @@ bool onOpenClDevice(const RunInfo& run, const ResultRow& r) {
   return run.device && r.device == run.device->name;
 }
 
-// The device's peak for rows that ran on it; none for host rows, which run under another roof.
+// The device's peak for rows that ran on it; none for host rows, which run under another roof,
+// nor for tensor-core rows (tf32, 3xtf32): the peak is the FP32 units'.
 const DevicePeak* peakOf(const RunInfo& run, const ResultRow& r) {
-  return run.peak && onOpenClDevice(run, r) ? &*run.peak : nullptr;
+  const bool fp32 = r.arithmetic.empty() || r.arithmetic == "fp32";
+  return run.peak && fp32 && onOpenClDevice(run, r) ? &*run.peak : nullptr;
 }
 
 std::string text(double value) {
@@ -218,8 +239,11 @@ void writeCsv(std::ostream& out, const RunInfo& run, const std::vector<ResultRow
       {"pct_peak", [&](const ResultRow& r) { return fixed(percentOfPeak(run, r), 2); }},
       {"vs_clblast", [](const ResultRow& r) { return fixed(r.vs_clblast, 4); }},
       {"vs_openblas", [](const ResultRow& r) { return fixed(r.vs_openblas, 4); }},
+      {"vs_cublas", [](const ResultRow& r) { return fixed(r.vs_cublas, 4); }},
       {"vs_naive", [](const ResultRow& r) { return fixed(r.vs_naive, 4); }},
+      {"precision", [](const ResultRow& r) { return r.arithmetic; }},
       {"err_ratio", [](const ResultRow& r) { return general(r.err_ratio); }},
+      {"err_threshold", [](const ResultRow& r) { return fixed(r.err_threshold, 0); }},
       {"check", [](const ResultRow& r) { return r.check; }},
       {"wg_size", [](const ResultRow& r) { return figure(r, &KernelFigures::group_items); }},
       {"max_wg_size",
@@ -310,6 +334,7 @@ void writeJson(std::ostream& out, const RunInfo& run, const std::vector<ResultRo
   doc["kernel_source"] = run.kernel_source;
   doc["date"] = run.date;
   doc["gflops_counts"] = "2*M*N*K";
+  // The FP32 threshold; each result carries the one it was judged by (err_threshold).
   doc["err_ratio_threshold"] = kErrorRatioThreshold;
   doc["peak"] = run.peak ? nlohmann::json{{"gflops", run.peak->gflops},
                                           {"gbps", run.peak->gbps},
@@ -342,8 +367,11 @@ void writeJson(std::ostream& out, const RunInfo& run, const std::vector<ResultRo
          {"pct_peak", jsonOrNull(percentOfPeak(run, r))},
          {"vs_clblast", jsonOrNull(r.vs_clblast)},
          {"vs_openblas", jsonOrNull(r.vs_openblas)},
+         {"vs_cublas", jsonOrNull(r.vs_cublas)},
          {"vs_naive", jsonOrNull(r.vs_naive)},
+         {"precision", r.arithmetic},
          {"err_ratio", jsonOrNull(r.err_ratio)},
+         {"err_threshold", jsonOrNull(r.err_threshold)},
          {"check", r.check},
          {"resources", figuresJson(r.figures)},
          {"intensity", jsonOrNull(r.intensity)},

@@ -16,14 +16,17 @@ namespace clgemm {
 
 struct ResultRow {
   std::string variant;
+  std::string arithmetic;      // fp32 | tf32 | 3xtf32 (arithmeticName), empty for none
   int m = 0, n = 0, k = 0;     // the problem this row solved (a sweep has several)
   std::string device;          // where it ran: the OpenCL device or the host CPU
   std::optional<int> threads;  // host threads, for CPU paths and OpenBLAS
   std::vector<ResolvedDefine> defines;
   std::string params_file;  // the tuned entry (user's store or data/params) defines came from
   std::optional<double> ms_median, ms_min, gflops, err_ratio;
+  std::optional<double> err_threshold;  // the error ratio this row had to stay under, when checked
   // This row's GFLOP/s over the baseline's, measured in the same run, when that baseline ran.
-  std::optional<double> vs_clblast, vs_openblas;
+  // vs_cublas: over cuBLAS's FP32 SGEMM (`cublas`), the vendor's FP32 ceiling.
+  std::optional<double> vs_clblast, vs_openblas, vs_cublas;
   // GFLOP/s over naive's in the same run, when naive ran (the ladder's speedup).
   std::optional<double> vs_naive;
   std::optional<KernelFigures> figures;  // OpenCL kernels: resources and occupancy

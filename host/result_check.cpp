@@ -13,8 +13,8 @@ ResultCheck::ResultCheck(const Problem& problem, CheckMode mode, std::uint64_t s
     full_ = computeReference(problem);
 }
 
-Verification ResultCheck::operator()(const std::vector<float>& c) const {
-  return sampled_ ? verifySampled(*sampled_, c) : verify(*full_, c, n_);
+Verification ResultCheck::operator()(const std::vector<float>& c, double threshold) const {
+  return sampled_ ? verifySampled(*sampled_, c, threshold) : verify(*full_, c, n_, threshold);
 }
 
 std::string describeCheck(const std::string& kind) {

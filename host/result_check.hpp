@@ -27,7 +27,9 @@ class ResultCheck {
  public:
   ResultCheck(const Problem& problem, CheckMode mode, std::uint64_t seed);
 
-  Verification operator()(const std::vector<float>& c) const;
+  // Judged by `threshold`: the variant's (errorThresholdFor its arithmetic).
+  Verification operator()(const std::vector<float>& c,
+                          double threshold = kErrorRatioThreshold) const;
   // "full" or "sampled", the CSV's check column.
   std::string kind() const { return sampled_ ? "sampled" : "full"; }
 

@@ -7,6 +7,7 @@
 #include "atomic_file.hpp"
 #include "cl_check.hpp"
 #include "cl_session.hpp"
+#include "cuda_library.hpp"
 #include "device.hpp"
 #include "device_peak.hpp"
 #include "errors.hpp"
@@ -106,6 +107,14 @@ Planned plan(const Variant& v, const Options& o, ClSession* session, const Probl
                     "CLGEMM_WITH_OPENBLAS in CMakeLists.txt)";
     return p;
   }
+  if (session) {
+    if (const auto why = unsupportedOn(v, session->info())) {
+      // A -D no device could take is still the command line's mistake (exit 2).
+      checkConstraints(v, ResolvedDefines(v.params, o.defines));
+      p.skip_reason = *why;
+      return p;
+    }
+  }
   // OpenCL kernels take tuned parameters for this device from the user's store or data/params
   // where an entry exists.
   if (v.backend == Backend::kOpenCl) {
@@ -133,6 +142,9 @@ Planned plan(const Variant& v, const Options& o, ClSession* session, const Probl
     case Backend::kOpenblas:
       p.runner = makeOpenblasRunner(problem, threads);
       break;
+    case Backend::kCublas:
+      p.runner = makeCublasRunner(session->info(), problem, v.arithmetic == Arithmetic::kTf32);
+      break;
   }
   return p;
 }
@@ -145,15 +157,18 @@ void addIntensity(ResultRow& row, const Planned& p, const Problem& problem,
   double bytes = p.variant->global_bytes(*p.defines, problem.m, problem.n, problem.k);
   if (problem.beta != 0.0f) bytes += double(sizeof(float)) * problem.m * double(problem.n);
   row.intensity = problem.flops() / bytes;
-  if (peak) row.roofline_gflops = rooflineBound(*peak, *row.intensity);
+  // The roofline's roof is the FP32 peak, which does not bound the tensor cores.
+  if (peak && p.variant->arithmetic == Arithmetic::kFp32)
+    row.roofline_gflops = rooflineBound(*peak, *row.intensity);
 }
 
-// Runs one planned variant and judges its result; OpenCL errors become an "error" row.
+// Runs one planned variant and judges its result; OpenCL and CUDA errors become an "error" row.
 ResultRow runAndVerify(Planned& p, const Options& o, const Problem& problem,
                        const std::optional<ResultCheck>& check,
                        const std::optional<DevicePeak>& peak, std::vector<float>& result) {
   ResultRow row;
   row.variant = p.variant->name;
+  row.arithmetic = arithmeticName(p.variant->arithmetic);
   row.m = problem.m;
   row.n = problem.n;
   row.k = problem.k;
@@ -168,32 +183,40 @@ ResultRow runAndVerify(Planned& p, const Options& o, const Problem& problem,
   row.threads = p.runner->threads();
   row.figures = p.runner->figures();
   addIntensity(row, p, problem, peak);
-  for (const auto& d : p.runner->derivedDefines()) row.defines.push_back(d);
   try {
     const Timings t = p.runner->run(o.warmup, o.reps, result);
     row.ms_median = t.median();
     row.ms_min = t.min();
     row.gflops = problem.gflopsAt(t.median());
     if (check) {
-      const Verification v = (*check)(result);
+      const Verification v = (*check)(result, errorThresholdFor(p.variant->arithmetic));
       const MemoryCheck memory = p.runner->checkMemory();
       row.check = check->kind();
       row.err_ratio = v.max_ratio;
+      row.err_threshold = v.threshold;
       const Verdict judged = judgeRun(v, memory, "verification failed");
       row.status = judged.status;
       row.message = judged.message;
     } else {
       row.status = "unchecked";
     }
-    if (row.message.empty()) row.message = p.runner->note();
+    // The note may explain a failure (NVIDIA_TF32_OVERRIDE=1 under cuBLAS's FP32 SGEMM fails it).
+    if (const std::string note = p.runner->note(); !note.empty())
+      row.message += (row.message.empty() ? "" : "; ") + note;
   } catch (const ClError& e) {
     row.status = "error";
     row.message = e.what();
+  } catch (const CudaError& e) {  // the cuBLAS baseline's CUDA runtime or cuBLAS
+    row.status = "error";
+    row.message = e.what();
   }
+  // After the run: some are known only once the library has started (cuBLAS's version).
+  for (const auto& d : p.runner->derivedDefines()) row.defines.push_back(d);
   return row;
 }
 
-// vs_clblast, vs_openblas, vs_naive: each row's GFLOP/s over that variant's from this run.
+// vs_clblast, vs_openblas, vs_cublas, vs_naive: each row's GFLOP/s over that variant's from this
+// run.
 void addRatios(std::vector<ResultRow>& rows) {
   auto baseline = [&](const std::string& name) -> std::optional<double> {
     for (const auto& r : rows)
@@ -201,11 +224,13 @@ void addRatios(std::vector<ResultRow>& rows) {
     return std::nullopt;
   };
   const auto clblast = baseline("clblast"), openblas = baseline("openblas");
+  const auto cublas = baseline("cublas");
   const auto naive = baseline("naive");
   for (auto& r : rows) {
     if (!r.gflops) continue;
     if (clblast) r.vs_clblast = *r.gflops / *clblast;
     if (openblas) r.vs_openblas = *r.gflops / *openblas;
+    if (cublas) r.vs_cublas = *r.gflops / *cublas;
     if (naive) r.vs_naive = *r.gflops / *naive;
   }
 }

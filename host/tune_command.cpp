@@ -103,7 +103,7 @@ CandidateResult evaluate(const Variant& v, const TuneSpace& space, const Config&
     r.ms_median = t.median();
     r.ms_min = t.min();
     r.gflops = problem.gflopsAt(t.median());
-    const Verification verdict = check(c);
+    const Verification verdict = check(c, errorThresholdFor(v.arithmetic));
     const MemoryCheck memory = runner->checkMemory();
     r.err_ratio = verdict.max_ratio;
     const Verdict judged = judgeRun(verdict, memory, "wrong result");
@@ -159,6 +159,7 @@ int runTune(const Options& o, std::ostream& out, std::ostream& err) {
   const SelectedDevice device = selectDevice(o.platform, o.device);
   if (!device.info.has_profiling)
     throw RuntimeError(device.info.name + " does not support profiling events, which timing needs");
+  if (const auto why = unsupportedOn(v, device.info)) throw UsageError("cannot tune: " + *why);
   const int fallback = defaultProblemSize(device.info.is_gpu);
   const Shape size{o.m.value_or(fallback), o.n.value_or(fallback), o.k.value_or(fallback)};
   checkProblemFits(device.info, size.m, size.n, size.k);

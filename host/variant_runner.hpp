@@ -96,5 +96,11 @@ std::unique_ptr<VariantRunner> makeCpuRunner(const Variant& variant, const Resol
 // Only called when backendBuilt() says the library is compiled in.
 std::unique_ptr<VariantRunner> makeClblastRunner(ClSession& session, const Problem& problem);
 std::unique_ptr<VariantRunner> makeOpenblasRunner(const Problem& problem, int threads);
+// cuBLAS SGEMM on the CUDA device at `device`'s PCI address, FP32 or (`tf32`) on TF32 tensor
+// cores. Always built: the CUDA libraries are loaded at run time (cuda_library.hpp), and the
+// variant's `unsupported` has said they load. Nothing of CUDA is touched before run(), whose CUDA
+// and cuBLAS failures throw CudaError.
+std::unique_ptr<VariantRunner> makeCublasRunner(const DeviceInfo& device, const Problem& problem,
+                                                bool tf32);
 
 }  // namespace clgemm

@@ -8,6 +8,7 @@
 
 #include "kernels.hpp"
 #include "run_clgemm.hpp"
+#include "unsupported.hpp"
 
 namespace {
 
@@ -50,6 +51,10 @@ constexpr bool kOpenblasBuilt =
 TEST(Groups, ClIsEveryOpenClKernelInLadderOrder) {
   const json doc = runJson({"--kernel", "cl", "--size", "9"});
   EXPECT_EQ(variantsOf(doc), namesWithBackend(clgemm::Backend::kOpenCl));
+  // Each ran and verified, or the device cannot run it and it says why.
+  for (const auto& row : doc["results"])
+    if (!clgemm_test::checkedAsUnsupported(row, clgemm_test::defaultDevice()))
+      EXPECT_EQ(row["status"], "ok") << row.dump();
 }
 
 TEST(Groups, CpuIsEveryCpuPathAndNeedsNoOpenClDevice) {
@@ -64,9 +69,18 @@ TEST(Groups, AllIsEverythingWithBaselinesLast) {
   std::vector<std::string> expected;
   for (const auto& v : clgemm::variants())
     if (!v.isBaseline()) expected.push_back(v.name);
-  expected.push_back("openblas");  // baselines keep their given order, after everything else
-  expected.push_back("clblast");
+  // Baselines keep their given order, after everything else: openblas first, then the rest of
+  // them in the registry's order.
+  expected.push_back("openblas");
+  for (const auto& v : clgemm::variants())
+    if (v.isBaseline() && v.name != "openblas") expected.push_back(v.name);
   EXPECT_EQ(variantsOf(doc), expected);
+  for (const auto& row : doc["results"]) {
+    if (!clgemm::backendBuilt(clgemm_test::registryVariant(row["variant"]).backend))
+      EXPECT_EQ(row["status"], "skipped") << row.dump();  // "not built": see NotBuilt below
+    else if (!clgemm_test::checkedAsUnsupported(row, clgemm_test::defaultDevice()))
+      EXPECT_EQ(row["status"], "ok") << row.dump();
+  }
 }
 
 TEST(Compare, AddsBaselinesAndRatiosFromTheSameRun) {

@@ -1,8 +1,10 @@
 // Command-line parsing: the option names other issues and scripts rely on, and the form checks.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <initializer_list>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -190,14 +192,30 @@ TEST(Options, HelpListsEveryVariantWithItsParameters) {
 
 namespace {
 
+// Where the section of kernels.cl that defines `entry`'s defaults starts: the one-line #if naming
+// KERNEL_<entry> that is followed by the #ifndef defaults. Most sections also compile in a
+// whole-file build (#if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_<entry>)); the tensor-core
+// one only when named (#if defined(KERNEL_gemm_tc_tf32) || defined(KERNEL_gemm_tc_3xtf32)).
+std::size_t sectionOf(const std::string& text, const std::string& entry) {
+  const std::string named = "defined(KERNEL_" + entry + ")";
+  for (std::size_t line = 0; line < text.size();) {
+    const std::size_t end = std::min(text.find('\n', line), text.size());
+    const std::string_view current(text.data() + line, end - line);
+    if (current.rfind("#if ", 0) == 0 && current.find(named) != std::string_view::npos &&
+        current.back() != '\\' && text.compare(end, 9, "\n#ifndef ") == 0)
+      return line;
+    line = end + 1;
+  }
+  return std::string::npos;
+}
+
 // kernels.cl and the registry both state each OpenCL parameter's default (the file's #ifndef
 // defaults make it usable on its own); they must agree.
 TEST(Registry, DefaultsMatchKernelsCl) {
   const std::string text = clgemm_test::sourceKernels();
   for (const auto& v : clgemm::variants()) {
     if (v.backend != clgemm::Backend::kOpenCl) continue;
-    const auto section =
-        text.find("#if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_" + v.entry + ")\n");
+    const auto section = sectionOf(text, v.entry);
     ASSERT_NE(section, std::string::npos) << v.entry;
     const auto end = text.find("__kernel", section);
     for (const auto& p : v.params) {

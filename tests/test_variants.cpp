@@ -1,15 +1,19 @@
-// Every variant (OpenCL kernels, CPU paths, CLBlast on the OpenCL device, OpenBLAS) against the
-// double reference, through the real binary on the machine's OpenCL device: sizes that divide no
-// tile, alpha/beta other than 1/0, non-default parameters.
+// Every variant (OpenCL kernels, CPU paths, CLBlast on the OpenCL device, OpenBLAS, cuBLAS) against
+// the double reference, through the real binary on the machine's OpenCL device: sizes that divide
+// no tile, alpha/beta other than 1/0, non-default parameters. A variant the registry says cannot
+// run on the device (tensor cores, cuBLAS off NVIDIA) must be reported skipped with the reason.
 // And proof that the check bites: a kernel that skips elements or gets them wrong must fail.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "defines.hpp"
 #include "kernels.hpp"
 #include "run_clgemm.hpp"
+#include "unsupported.hpp"
 #include "verify.hpp"
 
 namespace {
@@ -43,8 +47,9 @@ json runJson(const std::vector<std::string>& args, int expected_exit = 0) {
   return clgemm_test::parseReport(r);
 }
 
-// A baseline library this build was configured without reports "skipped"; everything else must
-// have run and verified.
+// A baseline library this build was configured without reports "skipped", and so does a variant
+// the device cannot run (with the registry's reason); everything else must have run and verified,
+// judged by its arithmetic's threshold.
 bool built(const std::string& variant) {
 #ifndef CLGEMM_HAVE_CLBLAST
   if (variant == "clblast") return false;
@@ -65,9 +70,14 @@ void expectAllOk(const json& doc, std::size_t expected_rows) {
       EXPECT_NE(row["message"].get<std::string>().find("not built"), std::string::npos);
       continue;
     }
+    if (clgemm_test::checkedAsUnsupported(row, clgemm_test::defaultDevice())) continue;
+    const auto& variant = clgemm_test::registryVariant(row["variant"]);
+    const double threshold = clgemm::errorThresholdFor(variant.arithmetic);
     EXPECT_EQ(row["status"], "ok") << row.dump();
+    EXPECT_EQ(row["precision"], clgemm::arithmeticName(variant.arithmetic)) << row.dump();
+    EXPECT_EQ(row["err_threshold"], threshold) << row.dump();
     ASSERT_TRUE(row["err_ratio"].is_number()) << row.dump();
-    EXPECT_LT(row["err_ratio"].get<double>(), clgemm::kErrorRatioThreshold) << row.dump();
+    EXPECT_LT(row["err_ratio"].get<double>(), threshold) << row.dump();
     EXPECT_GT(row["gflops"].get<double>(), 0.0) << row.dump();
   }
 }
@@ -112,6 +122,17 @@ class NonDefaultParameters : public ::testing::TestWithParam<ParamCase> {};
 
 TEST_P(NonDefaultParameters, MatchTheReferenceAtOddSizes) {
   const ParamCase& c = GetParam();
+  const bool unsupported =
+      clgemm_test::unsupportedOnDevice(c.variant, clgemm_test::defaultDevice()).has_value();
+  if (unsupported) {
+    // Skipped before its parameters are resolved, so no run here checks them: they must at least
+    // keep the variant's constraints, for the devices that run it.
+    const auto& variant = clgemm_test::registryVariant(c.variant);
+    std::vector<clgemm::UserDefine> user;
+    for (const auto& d : c.defines) user.push_back(clgemm::parseDefine(d));
+    EXPECT_EQ(clgemm::constraintViolations(variant, clgemm::ResolvedDefines(variant.params, user)),
+              std::nullopt);
+  }
   for (const Shape& s : {Shape{33, 17, 9}, Shape{100, 37, 129}}) {
     std::vector<std::string> args = {"--kernel", c.variant,
                                      "-m",       std::to_string(s.m),
@@ -123,6 +144,7 @@ TEST_P(NonDefaultParameters, MatchTheReferenceAtOddSizes) {
     for (const auto& d : c.defines) args.insert(args.end(), {"-D", d});
     const json doc = runJson(args);
     expectAllOk(doc, 1);
+    if (unsupported) continue;  // skipped, as expectAllOk checked: no defines were resolved
     // The report records the user's values and says where they came from.
     for (const auto& d : c.defines) {
       const auto eq = d.find('=');
@@ -167,6 +189,10 @@ INSTANTIATE_TEST_SUITE_P(
                   {"BM=128", "BN=64", "BK=16", "TM=8", "TN=4", "PADA=0", "PADB=8", "GROUP_M=3"}},
         ParamCase{
             "best_small_tiles", "best", {"BM=16", "BN=32", "BK=8", "TM=4", "TN=4", "GROUP_M=1"}},
+        ParamCase{"tc_tf32_64x64", "tc-tf32", {"BM=64", "BN=64", "WM=32", "WN=32", "GROUP_M=1"}},
+        ParamCase{"tc_3xtf32_one_stage",
+                  "tc-3xtf32",
+                  {"BM=64", "BN=128", "BK=32", "WM=32", "WN=32", "STAGES=1"}},
         ParamCase{"cpu_blocked_odd", "cpu-blocked", {"BS_R=5", "BS_C=7"}},
         ParamCase{"cpu_blocked_acc_odd", "cpu-blocked-acc", {"BS_R=3", "BS_C=11"}},
         ParamCase{"cpu_packed_odd", "cpu-packed", {"MC=5", "KC=3", "NC=7"}},
@@ -238,9 +264,9 @@ TEST(Formats, TableAndCsvCarryTheSameRows) {
   const auto csv = runClgemm({"--size", "20", "--reps", "2", "--warmup", "1", "--format", "csv"});
   ASSERT_EQ(csv.exit_code, 0) << csv.err;
   const std::string header = csv.out.substr(0, csv.out.find('\n'));
-  for (const char* column :
-       {"variant", "device", "m", "n", "k", "alpha", "beta", "defines", "threads", "ms_median",
-        "ms_min", "gflops", "vs_clblast", "vs_openblas", "err_ratio", "status"})
+  for (const char* column : {"variant", "device", "m", "n", "k", "alpha", "beta", "defines",
+                             "threads", "ms_median", "ms_min", "gflops", "vs_clblast",
+                             "vs_openblas", "precision", "err_ratio", "err_threshold", "status"})
     EXPECT_NE(("," + header + ",").find(std::string(",") + column + ","), std::string::npos)
         << column;
   std::size_t lines = 0;

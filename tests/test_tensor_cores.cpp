@@ -1,0 +1,442 @@
+// The tensor-core kernels tc-tf32 and tc-3xtf32: which devices can run them, the arithmetic they
+// report and the error threshold that follows from it (and that verification applies), their
+// constraints and local memory, kernels.cl still building as a whole without them, and end to end
+// through the real binary on the machine's device: where that device cannot run them (pocl's CPU
+// in CI), they are skipped with the reason, tuning them is refused and so is a --devices run.
+#include <gtest/gtest.h>
+
+#include <cfloat>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "csv_table.hpp"
+#include "defines.hpp"
+#include "device.hpp"
+#include "kernels.hpp"
+#include "problem.hpp"
+#include "reference.hpp"
+#include "result_check.hpp"
+#include "run_clgemm.hpp"
+#include "unsupported.hpp"
+#include "verify.hpp"
+
+namespace {
+
+using clgemm::Arithmetic;
+using clgemm::DeviceInfo;
+using clgemm_test::registryVariant;
+using clgemm_test::runClgemm;
+using nlohmann::json;
+
+const std::vector<std::string> kTensorCore = {"tc-tf32", "tc-3xtf32"};
+
+DeviceInfo amdGpu() {
+  DeviceInfo d;
+  d.name = "gfx90a:sramecc+:xnack-";
+  d.vendor = "Advanced Micro Devices, Inc.";
+  d.is_gpu = true;
+  return d;
+}
+
+// An NVIDIA GPU; compute capability as the driver reports it (cl_nv_device_attribute_query), or
+// none where it does not.
+DeviceInfo nvidiaGpu(std::optional<int> major, std::optional<int> minor) {
+  DeviceInfo d;
+  d.name = "NVIDIA Test GPU";
+  d.vendor = "NVIDIA Corporation";
+  d.is_gpu = true;
+  d.nv_cc_major = major;
+  d.nv_cc_minor = minor;
+  return d;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Where they run.
+
+TEST(TensorCoresUnsupportedOn, OtherVendorsNeedAnNvidiaGpu) {
+  for (const auto& name : kTensorCore) {
+    const auto why = clgemm::unsupportedOn(registryVariant(name), amdGpu());
+    ASSERT_TRUE(why.has_value()) << name;
+    EXPECT_NE(why->find("NVIDIA"), std::string::npos) << *why;
+    EXPECT_NE(why->find("Advanced Micro Devices, Inc."), std::string::npos) << *why;
+  }
+}
+
+TEST(TensorCoresUnsupportedOn, NvidiaWithoutComputeCapabilityNamesTheExtension) {
+  for (const auto& name : kTensorCore) {
+    const auto why =
+        clgemm::unsupportedOn(registryVariant(name), nvidiaGpu(std::nullopt, std::nullopt));
+    ASSERT_TRUE(why.has_value()) << name;
+    EXPECT_NE(why->find("cl_nv_device_attribute_query"), std::string::npos) << *why;
+  }
+}
+
+TEST(TensorCoresUnsupportedOn, TuringIsTooOldAndSaysWhatItHas) {
+  for (const auto& name : kTensorCore) {
+    const auto why = clgemm::unsupportedOn(registryVariant(name), nvidiaGpu(7, 5));
+    ASSERT_TRUE(why.has_value()) << name;
+    EXPECT_NE(why->find("7.5"), std::string::npos) << *why;
+    EXPECT_NE(why->find("8.0"), std::string::npos) << *why;  // what it needs
+  }
+}
+
+TEST(TensorCoresUnsupportedOn, AmpereAndHopperRunThem) {
+  for (const auto& name : kTensorCore) {
+    EXPECT_EQ(clgemm::unsupportedOn(registryVariant(name), nvidiaGpu(8, 0)), std::nullopt) << name;
+    EXPECT_EQ(clgemm::unsupportedOn(registryVariant(name), nvidiaGpu(8, 6)), std::nullopt) << name;
+    EXPECT_EQ(clgemm::unsupportedOn(registryVariant(name), nvidiaGpu(9, 0)), std::nullopt) << name;
+  }
+}
+
+TEST(TensorCoresUnsupportedOn, Fp32KernelsAndCpuPathsRunAnywhere) {
+  const std::vector<DeviceInfo> devices = {amdGpu(), nvidiaGpu(std::nullopt, std::nullopt),
+                                           nvidiaGpu(7, 5), nvidiaGpu(8, 0), nvidiaGpu(9, 0)};
+  EXPECT_FALSE(registryVariant("best").unsupported) << "best has no device requirement";
+  std::size_t checked = 0;
+  for (const auto& v : clgemm::variants()) {
+    // The baselines are the libraries' business (cuBLAS: NVIDIA only; test_cublas).
+    if (v.isBaseline() || v.arithmetic != Arithmetic::kFp32) continue;
+    for (const auto& d : devices)
+      EXPECT_EQ(clgemm::unsupportedOn(v, d), std::nullopt) << v.name << " on " << d.vendor;
+    ++checked;
+  }
+  EXPECT_GT(checked, 10u);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Arithmetic and error threshold.
+
+TEST(TensorCoresArithmetic, NamesAndThresholds) {
+  EXPECT_EQ(clgemm::arithmeticName(Arithmetic::kFp32), "fp32");
+  EXPECT_EQ(clgemm::arithmeticName(Arithmetic::kTf32), "tf32");
+  EXPECT_EQ(clgemm::arithmeticName(Arithmetic::k3xTf32), "3xtf32");
+  EXPECT_EQ(clgemm::kErrorRatioThreshold, 16.0);
+  EXPECT_EQ(clgemm::kTf32ErrorRatioThreshold, 16.0 * 8192.0);
+
+  const auto& tf32 = registryVariant("tc-tf32");
+  EXPECT_EQ(tf32.arithmetic, Arithmetic::kTf32);
+  EXPECT_EQ(clgemm::arithmeticName(tf32.arithmetic), "tf32");
+  EXPECT_EQ(clgemm::errorThresholdFor(tf32.arithmetic), 16.0 * 8192.0);
+
+  // Three TF32 products buy back FP32 accuracy: held to the FP32 threshold.
+  const auto& x3 = registryVariant("tc-3xtf32");
+  EXPECT_EQ(x3.arithmetic, Arithmetic::k3xTf32);
+  EXPECT_EQ(clgemm::arithmeticName(x3.arithmetic), "3xtf32");
+  EXPECT_EQ(clgemm::errorThresholdFor(x3.arithmetic), clgemm::kErrorRatioThreshold);
+  EXPECT_EQ(clgemm::errorThresholdFor(x3.arithmetic), 16.0);
+}
+
+TEST(TensorCoresArithmetic, OnlyTf32VariantsGetTheTf32Threshold) {
+  std::size_t fp32 = 0;
+  for (const auto& v : clgemm::variants()) {
+    const double threshold = clgemm::errorThresholdFor(v.arithmetic);
+    EXPECT_EQ(threshold == clgemm::kTf32ErrorRatioThreshold, v.arithmetic == Arithmetic::kTf32)
+        << v.name << " (" << clgemm::arithmeticName(v.arithmetic) << ") is judged by " << threshold;
+    if (v.arithmetic == Arithmetic::kFp32) {
+      EXPECT_EQ(threshold, 16.0) << v.name;
+      EXPECT_EQ(clgemm::arithmeticName(v.arithmetic), "fp32") << v.name;
+      ++fp32;
+    }
+  }
+  EXPECT_GT(fp32, 10u);
+}
+
+// A C from the double reference rounded to float, with one element off by an error ratio of about
+// 1000: over the FP32 threshold, well under the TF32 one.
+struct PerturbedC {
+  clgemm::Problem problem;
+  clgemm::Reference ref;
+  std::vector<float> c;
+  std::size_t row = 5, col = 7;
+  double ratio = 0.0;
+};
+
+PerturbedC perturbedC() {
+  PerturbedC p;
+  p.problem = clgemm::makeRandomProblem(17, 13, 29, 1.5f, 0.0f, 7);
+  p.ref = clgemm::computeReference(p.problem);
+  for (double x : p.ref.c) p.c.push_back(float(x));
+  const std::size_t i = p.row * 13 + p.col;
+  p.c[i] = float(p.ref.c[i] + 1000.0 * double(FLT_EPSILON) * p.ref.magnitude[i]);
+  p.ratio = clgemm::errorRatio(p.c[i], p.ref.c[i], p.ref.magnitude[i]);
+  return p;
+}
+
+TEST(TensorCoresThreshold, VerifyAppliesTheThresholdItIsGiven) {
+  const PerturbedC p = perturbedC();
+  ASSERT_NEAR(p.ratio, 1000.0, 1.0);
+
+  // Unperturbed, it passes either way: rounding the reference to float costs half a unit.
+  std::vector<float> exact;
+  for (double x : p.ref.c) exact.push_back(float(x));
+  EXPECT_TRUE(clgemm::verify(p.ref, exact, 13).passed);
+
+  const auto fp32 = clgemm::verify(p.ref, p.c, 13, clgemm::kErrorRatioThreshold);
+  EXPECT_FALSE(fp32.passed);
+  EXPECT_EQ(fp32.failures, 1u);
+  EXPECT_EQ(fp32.threshold, clgemm::kErrorRatioThreshold);
+  EXPECT_DOUBLE_EQ(fp32.max_ratio, p.ratio);
+  EXPECT_EQ(fp32.worst_row, p.row);
+  EXPECT_EQ(fp32.worst_col, p.col);
+  EXPECT_NE(fp32.describe().find("threshold 16"), std::string::npos) << fp32.describe();
+
+  const auto tf32 = clgemm::verify(p.ref, p.c, 13, clgemm::kTf32ErrorRatioThreshold);
+  EXPECT_TRUE(tf32.passed) << tf32.describe();
+  EXPECT_EQ(tf32.failures, 0u);
+  EXPECT_EQ(tf32.threshold, clgemm::kTf32ErrorRatioThreshold);
+  EXPECT_DOUBLE_EQ(tf32.max_ratio, p.ratio);
+
+  // Without one, the FP32 threshold.
+  const auto fallback = clgemm::verify(p.ref, p.c, 13);
+  EXPECT_FALSE(fallback.passed);
+  EXPECT_EQ(fallback.threshold, clgemm::kErrorRatioThreshold);
+}
+
+TEST(TensorCoresThreshold, ResultCheckPassesItOnFullAndSampled) {
+  const PerturbedC p = perturbedC();
+  for (const auto mode : {clgemm::CheckMode::kFull, clgemm::CheckMode::kSampled}) {
+    const clgemm::ResultCheck check(p.problem, mode, 3);
+    const std::string kind = check.kind();
+    EXPECT_EQ(kind, mode == clgemm::CheckMode::kFull ? "full" : "sampled");
+
+    const auto fp32 = check(p.c, clgemm::errorThresholdFor(Arithmetic::kFp32));
+    EXPECT_FALSE(fp32.passed) << kind;
+    EXPECT_EQ(fp32.threshold, clgemm::kErrorRatioThreshold) << kind;
+
+    const auto fallback = check(p.c);
+    EXPECT_FALSE(fallback.passed) << kind;
+    EXPECT_EQ(fallback.threshold, clgemm::kErrorRatioThreshold) << kind;
+
+    const auto tf32 = check(p.c, clgemm::errorThresholdFor(Arithmetic::kTf32));
+    EXPECT_TRUE(tf32.passed) << kind << ": " << tf32.describe();
+    EXPECT_EQ(tf32.threshold, clgemm::kTf32ErrorRatioThreshold) << kind;
+
+    // 3xTF32 is held to FP32's.
+    const auto x3 = check(p.c, clgemm::errorThresholdFor(Arithmetic::k3xTf32));
+    EXPECT_FALSE(x3.passed) << kind;
+    EXPECT_EQ(x3.threshold, clgemm::kErrorRatioThreshold) << kind;
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Constraints and local memory.
+
+clgemm::ResolvedDefines definesOf(const clgemm::Variant& v, const std::vector<std::string>& args) {
+  std::vector<clgemm::UserDefine> user;
+  for (const auto& a : args) user.push_back(clgemm::parseDefine(a));
+  return clgemm::ResolvedDefines(v.params, user);
+}
+
+std::optional<std::string> violations(const std::string& name,
+                                      const std::vector<std::string>& args) {
+  const auto& v = registryVariant(name);
+  return clgemm::constraintViolations(v, definesOf(v, args));
+}
+
+// The message, or a test failure when the defines were accepted.
+std::string refused(const std::string& name, const std::vector<std::string>& args) {
+  const auto why = violations(name, args);
+  if (!why) {
+    std::string given;
+    for (const auto& a : args) given += " " + a;
+    ADD_FAILURE() << name << " accepted" << given;
+    return "";
+  }
+  return *why;
+}
+
+TEST(TensorCoresConstraints, DefaultsAndASmallerBlockAreValid) {
+  for (const auto& name : kTensorCore) {
+    EXPECT_EQ(violations(name, {}), std::nullopt) << name;
+    EXPECT_EQ(violations(name, {"BM=64", "BN=128", "WM=32", "WN=32", "BK=16"}), std::nullopt)
+        << name;
+  }
+}
+
+TEST(TensorCoresConstraints, EachViolationNamesItsDefines) {
+  for (const auto& name : kTensorCore) {
+    const std::string bk = refused(name, {"BK=8"});
+    EXPECT_NE(bk.find("BK"), std::string::npos) << bk;
+    EXPECT_NE(bk.find("multiple of 16"), std::string::npos) << bk;
+    EXPECT_EQ(bk.rfind(name + ": ", 0), 0u) << bk;
+
+    const std::string wn = refused(name, {"WN=12"});
+    EXPECT_NE(wn.find("WN"), std::string::npos) << wn;
+
+    const std::string bm = refused(name, {"BM=96", "WM=64"});
+    EXPECT_NE(bm.find("BM"), std::string::npos) << bm;
+    EXPECT_NE(bm.find("WM"), std::string::npos) << bm;
+
+    const std::string stages = refused(name, {"STAGES=3"});
+    EXPECT_NE(stages.find("STAGES"), std::string::npos) << stages;
+    EXPECT_EQ(violations(name, {"STAGES=1"}), std::nullopt) << name;
+  }
+}
+
+TEST(TensorCoresConstraints, LocalMemoryOfTheDefaults) {
+  for (const auto& name : kTensorCore) {
+    const auto& v = registryVariant(name);
+    const auto d = definesOf(v, {});
+    ASSERT_EQ(d.param("BM"), 128);
+    ASSERT_EQ(d.param("BN"), 128);
+    ASSERT_EQ(d.param("BK"), 16);
+    ASSERT_EQ(d.param("STAGES"), 2);
+    // Per stage: A as BM rows of BK + 8, B as BK/2 row pairs of 2*BN + 8 floats.
+    EXPECT_EQ(v.local_mem_bytes(d), 2u * (128 * 24 + 8 * 264) * 4) << name;
+    // One stage, half of it.
+    EXPECT_EQ(v.local_mem_bytes(definesOf(v, {"STAGES=1"})), (128u * 24 + 8 * 264) * 4) << name;
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// kernels.cl: the tensor-core section compiles only when named, so the whole file (no
+// CLGEMM_ONE_KERNEL: oclgrind, offline compilers) still builds on any device.
+
+TEST(TensorCoresKernelsCl, TheirSectionIsCompiledOnlyWhenNamed) {
+  const std::string text = clgemm_test::sourceKernels();
+  EXPECT_NE(text.find("\n#if defined(KERNEL_gemm_tc_tf32) || defined(KERNEL_gemm_tc_3xtf32)\n"),
+            std::string::npos);
+  for (const auto& name : kTensorCore)
+    EXPECT_EQ(text.find("!defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_" +
+                        registryVariant(name).entry + ")"),
+              std::string::npos)
+        << name << "'s section must stay out of whole-file builds";
+}
+
+TEST(TensorCoresKernelsCl, TheWholeFileBuildsOnTheDeviceWithoutThem) {
+  const clgemm::SelectedDevice device = clgemm::selectDevice(std::nullopt, std::nullopt);
+  const cl::Context context(device.device);
+  cl::Program program(context, clgemm_test::sourceKernels());
+  try {
+    program.build({device.device}, "");
+  } catch (const cl::Error&) {
+    FAIL() << "kernels.cl as a whole does not build on " << device.info.name << ":\n"
+           << program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device.device);
+  }
+  // CL_PROGRAM_KERNEL_NAMES: the kernels, separated by semicolons.
+  const std::string names = ";" + program.getInfo<CL_PROGRAM_KERNEL_NAMES>() + ";";
+  for (const auto& v : clgemm::variants()) {
+    if (v.backend != clgemm::Backend::kOpenCl) continue;
+    const bool tensor_cores = v.name == "tc-tf32" || v.name == "tc-3xtf32";
+    EXPECT_EQ(names.find(";" + v.entry + ";") != std::string::npos, !tensor_cores)
+        << v.entry << " in " << names;
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// End to end on the machine's device.
+
+const std::vector<std::string> kRun = {
+    "--kernel", "tc-tf32,tc-3xtf32,best", "--size", "48", "--reps", "1", "--warmup", "0"};
+
+std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
+TEST(TensorCoresRun, JsonSaysSkippedWithTheReasonOrVerifiedByTheirThreshold) {
+  const auto r = runClgemm(with(kRun, {"--format", "json"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json doc = clgemm_test::parseReport(r);
+  ASSERT_EQ(doc["results"].size(), 3u) << r.out;
+  const auto& tf32 = doc["results"][0];
+  const auto& x3 = doc["results"][1];
+  const auto& best = doc["results"][2];
+  EXPECT_EQ(tf32["variant"], "tc-tf32");
+  EXPECT_EQ(x3["variant"], "tc-3xtf32");
+  EXPECT_EQ(best["variant"], "best");
+  EXPECT_EQ(tf32["precision"], "tf32");
+  EXPECT_EQ(x3["precision"], "3xtf32");
+  EXPECT_EQ(best["precision"], "fp32");
+  for (const json* row : {&tf32, &x3}) {
+    if (clgemm_test::checkedAsUnsupported(*row, clgemm_test::defaultDevice())) {
+      // The reason names what is missing: an NVIDIA GPU (where the device is not one).
+      EXPECT_NE((*row)["message"].get<std::string>().find("NVIDIA"), std::string::npos)
+          << row->dump();
+      continue;
+    }
+    // An Ampere or newer NVIDIA GPU: they ran, each judged by its own threshold.
+    EXPECT_EQ((*row)["status"], "ok") << row->dump();
+    const double threshold =
+        clgemm::errorThresholdFor(registryVariant((*row)["variant"]).arithmetic);
+    EXPECT_EQ((*row)["err_threshold"], threshold) << row->dump();
+    EXPECT_LT((*row)["err_ratio"].get<double>(), threshold) << row->dump();
+  }
+  EXPECT_EQ(best["status"], "ok") << best.dump();
+  EXPECT_EQ(best["err_threshold"], 16.0) << best.dump();
+  EXPECT_GT(best["gflops"].get<double>(), 0.0) << best.dump();
+  EXPECT_EQ(doc["err_ratio_threshold"], 16.0);
+}
+
+TEST(TensorCoresRun, CsvHasPrecisionAndThresholdColumns) {
+  const auto r = runClgemm(with(kRun, {"--format", "csv"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const clgemm_test::Csv csv = clgemm_test::parseCsv(r.out);
+  ASSERT_EQ(csv.rows.size(), 3u) << r.out;
+  const auto tf32 = csv.find("tc-tf32"), x3 = csv.find("tc-3xtf32"), best = csv.find("best");
+  ASSERT_TRUE(tf32 && x3 && best) << r.out;
+  EXPECT_EQ(csv.at(*tf32, "precision"), "tf32");
+  EXPECT_EQ(csv.at(*x3, "precision"), "3xtf32");
+  EXPECT_EQ(csv.at(*best, "precision"), "fp32");
+  EXPECT_EQ(csv.at(*best, "err_threshold"), "16");
+  EXPECT_EQ(csv.at(*best, "status"), "ok");
+  const auto& device = clgemm_test::defaultDevice();
+  for (const auto& [row, name] : {std::pair{*tf32, "tc-tf32"}, std::pair{*x3, "tc-3xtf32"}}) {
+    if (const auto why = clgemm_test::unsupportedOnDevice(name, device)) {
+      EXPECT_EQ(csv.at(row, "status"), "skipped") << name;
+      EXPECT_EQ(csv.at(row, "message"), *why) << name;
+      EXPECT_EQ(csv.at(row, "err_threshold"), "") << name;  // never judged
+      EXPECT_EQ(csv.at(row, "gflops"), "") << name;
+    } else {
+      EXPECT_EQ(csv.at(row, "status"), "ok") << name;
+      EXPECT_EQ(std::stod(csv.at(row, "err_threshold")),
+                clgemm::errorThresholdFor(registryVariant(name).arithmetic))
+          << name;
+    }
+  }
+}
+
+TEST(TensorCoresRun, TableHasAPrecisionColumn) {
+  const auto r = runClgemm(kRun);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto header = r.out.find("\nvariant ");
+  ASSERT_NE(header, std::string::npos) << r.out;
+  const std::string line = r.out.substr(header + 1, r.out.find('\n', header + 1) - header - 1);
+  EXPECT_NE(line.find(" precision "), std::string::npos) << line;
+  for (const char* value : {"\ntc-tf32 ", "\ntc-3xtf32 ", "\nbest "})
+    EXPECT_NE(r.out.find(value), std::string::npos) << value << " row missing:\n" << r.out;
+  EXPECT_NE(r.out.find(" tf32 "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" 3xtf32 "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" fp32 "), std::string::npos) << r.out;
+  // Where they cannot run, the reasons follow the table.
+  for (const auto& name : kTensorCore)
+    if (const auto why = clgemm_test::unsupportedOnDevice(name, clgemm_test::defaultDevice()))
+      EXPECT_NE(r.out.find(name + ": " + *why), std::string::npos) << r.out;
+}
+
+TEST(TensorCoresRun, TuningWhereTheyCannotRunIsRefused) {
+  const auto why = clgemm_test::unsupportedOnDevice("tc-tf32", clgemm_test::defaultDevice());
+  if (!why) GTEST_SKIP() << clgemm_test::defaultDevice().name << " can run tc-tf32";
+  const auto r = runClgemm({"tune", "--kernel", "tc-tf32", "--size", "32"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("clgemm: error: cannot tune: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("NVIDIA"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(*why), std::string::npos) << r.err;
+}
+
+TEST(TensorCoresRun, ADeviceThatCannotRunThemCannotTakePartInASplit) {
+  const clgemm::DeviceInfo device = clgemm::selectDevice(0, 0).info;
+  const auto why = clgemm_test::unsupportedOnDevice("tc-3xtf32", device);
+  if (!why) GTEST_SKIP() << device.name << " (0:0) can run tc-3xtf32";
+  const auto r = runClgemm({"--devices", "0:0", "--kernel", "tc-3xtf32", "--size", "32"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("cannot take part"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(*why), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("NVIDIA"), std::string::npos) << r.err;
+}
+
+}  // namespace
