@@ -759,8 +759,7 @@ double errorThresholdFor(Arithmetic arithmetic) {
 
 std::optional<std::string> unsupportedOn(const Variant& variant, const DeviceInfo& device) {
   if (!variant.unsupported) return std::nullopt;
-  if (const auto why = variant.unsupported(device)) return *why;
-  return std::nullopt;
+  return variant.unsupported(device);
 }
 
 bool backendBuilt(Backend backend) {
