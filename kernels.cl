@@ -707,7 +707,7 @@ __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void gemm_regtile2
 // (ceil(cols/32)*32, ceil(rows/8)*8), local (32, 8); one element per work-item, consecutive
 // work-items along a row, so reads and writes coalesce.
 #if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_gemm_best) || defined(KERNEL_gemm_tc_tf32) || \
-    defined(KERNEL_gemm_tc_3xtf32)
+    defined(KERNEL_gemm_tc_3xtf32) || defined(KERNEL_gemm_tc_tf32_wg)
 __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void resize_matrix(
     const int src_rows, const int src_cols, __global const float* restrict src, const int rows,
     const int cols, __global float* restrict dst) {
@@ -1299,6 +1299,319 @@ gemm_tc_tf32
 #undef WN
 #undef GROUP_M
 #undef STAGES
+#undef PAD_FROM
+#undef EDGE
+#endif
+
+// ---------------------------------------------------------------------------------------------
+// tc-tf32-wg: tc-tf32's arithmetic on Hopper's warpgroup MMA (wgmma, PTX target sm_90a). A
+// warpgroup (128 work-items, 4 warps) multiplies 64 x BN x 8 at a time, both operands read by the
+// tensor cores straight from local memory through descriptors, asynchronously: the work-items
+// store the next K-step while the product runs, and no fragments pass through registers.
+// Work-group (128, BM/64): warpgroup y computes rows 64y ... 64y + 63 of the BM x BN block.
+//
+// NVIDIA's OpenCL compiler emits PTX for sm_90, where wgmma does not assemble; each wgmma
+// instruction is therefore written behind the `//@arch-specific ` comment, and the host rebuilds
+// the PTX without the comments for sm_90a (host/ptx_arch.hpp). Built any other way, the kernel
+// multiplies nothing, and verification says so.
+//
+// Local memory holds A (BM x BK) and B transposed (BN x BK; TF32 wgmma reads both k-major) as
+// "core matrices" of 8 rows x 4 k (128 contiguous bytes), the rows' core matrices adjacent:
+// float (row, k) of a tile of R rows is at ((k/4) R/8 + row/8) 32 + (row%8) 4 + k%4. A
+// descriptor gives the start, the bytes between core matrices along k (R x 16) and along the rows
+// (128). Work-items store whole core-matrix rows (float4): A's 8 consecutive work-items store one
+// core matrix, conflict-free; B is loaded in 4 x 4 blocks (4 rows of k, 4 columns) and each
+// column stored as a float4 row of B's tile, the order of the four stores rotated per work-item so
+// the 8 stores of a quarter-warp reach 8 different bank groups.
+//
+// Pipeline: two local buffers; AHEAD=1 fetches K-step t+1 into registers at the top of step t,
+// AHEAD=2 fetches t+2 (two register sets, the loop unrolled by two) for a longer lead on the
+// loads. Each step: issue the wgmmas of step t, wait for those of step t-1 (wgmma.wait_group 1),
+// barrier, store step t+1 into the free buffer, make the stores visible to the tensor cores
+// (fence.proxy.async), barrier.
+#if defined(KERNEL_gemm_tc_tf32_wg)
+#ifndef BM
+#define BM 64  // rows of C per work-group (a multiple of 64: one warpgroup per 64 rows)
+#endif
+#ifndef BN
+#define BN 256  // columns of C per work-group: 64, 128 or 256 (the wgmma's N)
+#endif
+#ifndef BK
+#define BK 16  // K-step (a multiple of 8)
+#endif
+#ifndef GROUP_M
+#define GROUP_M 8  // block rows per band of the swizzled work-group order
+#endif
+#ifndef AHEAD
+#define AHEAD 2  // K-steps fetched ahead into registers: 1 or 2
+#endif
+#ifndef PAD_FROM
+#define PAD_FROM 3000  // padding copies from this size up (read by the host, not the kernel)
+#endif
+#ifndef EDGE
+#define EDGE 1  // loads and stores checked against M, N, K (set by the host)
+#endif
+#define WG_THREADS (128 * (BM / 64))
+#define WG_A4 (BM * BK / 4)                                 // float4 of A per K-step
+#define WG_B16 (BK * BN / 16)                               // 4 x 4 blocks of B per K-step
+#define WG_LOADS_A (WG_A4 / WG_THREADS)                     // per work-item
+#define WG_LOADS_B ((WG_B16 + WG_THREADS - 1) / WG_THREADS) // per work-item, at most
+
+inline uint wg_tf32(const float x) { return (as_uint(x) + 0x1000u) & 0xffffe000u; }  // as tc_tf32
+inline float4 wg_tf32x4(const float4 v) {
+  return as_float4((uint4)(wg_tf32(v.x), wg_tf32(v.y), wg_tf32(v.z), wg_tf32(v.w)));
+}
+
+// Four floats of a rows x cols matrix from (row, col); with EDGE, zeros outside it.
+inline float4 wg_fetch(__global const float* p, const int rows, const int cols, const int row,
+                       const int col) {
+#if EDGE
+  return (float4)(load_or_zero(p, rows, cols, row, col), load_or_zero(p, rows, cols, row, col + 1),
+                  load_or_zero(p, rows, cols, row, col + 2),
+                  load_or_zero(p, rows, cols, row, col + 3));
+#else
+  return *(__global const float4*)(p + row * cols + col);
+#endif
+}
+
+inline float wg_component(const float4 v, const int c) {
+  return c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w;
+}
+
+// Float index of (row, 4 kq) in a tile of `rows` rows (see the section's header).
+inline int wg_at(const int rows, const int row, const int kq) {
+  return (kq * (rows / 8) + row / 8) * 32 + (row % 8) * 4;
+}
+
+// The shared-memory descriptor of a k-major tile starting at p, without swizzling: the start
+// address, the bytes between core matrices along k and along the rows, each in 16-byte units.
+// A __local pointer's value is its shared-window address.
+inline ulong wg_descriptor(__local const float* p, const uint k_bytes, const uint row_bytes) {
+  const uint address = (uint)(ulong)p;
+  return (ulong)((address & 0x3FFFFu) >> 4) | ((ulong)(k_bytes >> 4) << 16) |
+         ((ulong)(row_bytes >> 4) << 32);
+}
+
+inline void wg_fence() { asm volatile("//@arch-specific wgmma.fence.sync.aligned;\n" ::: "memory"); }
+inline void wg_commit() {
+  asm volatile("//@arch-specific wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
+inline void wg_wait_all() {
+  asm volatile("//@arch-specific wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+}
+inline void wg_wait_all_but_last() {
+  asm volatile("//@arch-specific wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+}
+// Generic-proxy stores to local memory become visible to the tensor cores' (async proxy) reads.
+inline void wg_stores_visible() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+// Keeps the compiler from reading an accumulator before the wgmma that writes it has finished.
+inline void wg_pin(float* d) { asm volatile("" : "+f"(*d)::"memory"); }
+
+// d (64 x N in the warpgroup's fragments) += A (64 x 8) * B (8 x N), N = 64, 128, 256: each lane of
+// warp w holds, for n8 block j, d[4j ... 4j+3] = rows 16w + g, 16w + g + 8, columns 8j + 2t, +1.
+inline void wg_mma_n64(float* d, const ulong a, const ulong b) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
+      "//@arch-specific wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+      " %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, %32, %33, p, 1, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+      : "l"(a), "l"(b), "r"(1));
+}
+inline void wg_mma_n128(float* d, const ulong a, const ulong b) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+      "//@arch-specific wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+      " %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+      " %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+      " %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p, 1, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+      : "l"(a), "l"(b), "r"(1));
+}
+inline void wg_mma_n256(float* d, const ulong a, const ulong b) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
+      "//@arch-specific wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+      " %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+      " %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+      " %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63,"
+      " %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79,"
+      " %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95,"
+      " %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111,"
+      " %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, %128, %129, p, 1, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+        "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+        "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
+        "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
+        "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+        "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
+        "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
+        "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
+        "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+      : "l"(a), "l"(b), "r"(1));
+}
+#define WG_CAT(a, b) a##b
+#define WG_MMA(n) WG_CAT(wg_mma_n, n)
+
+__kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_tf32_wg(
+    const int M, const int N, const int K, const float alpha, const float beta,
+    __global const float* restrict A, __global const float* restrict B, __global float* C) {
+  __local float As[2][BM * BK] __attribute__((aligned(128)));  // A, core matrices (header)
+  __local float Bs[2][BN * BK] __attribute__((aligned(128)));  // B transposed, likewise
+
+  const int warpgroup = get_local_id(1);
+  const int tid = warpgroup * 128 + get_local_id(0);
+  const int lane = get_local_id(0) % 32, warp = get_local_id(0) / 32;
+  const int g = lane / 4, t = lane % 4;
+
+  const int2 block = swizzled_block(GROUP_M);
+  const int row0 = block.x * BM;
+  const int col0 = block.y * BN;
+
+  float acc[BN / 2];
+  _Pragma("unroll") for (int i = 0; i < BN / 2; ++i) acc[i] = 0.0f;
+
+// A's float4 f: row f%8 of a core matrix, so 8 consecutive work-items store one (conflict-free)
+// and read 8 rows of 64 contiguous bytes. B's block b: rows 4kb ... 4kb+3, columns 4n4 ... 4n4+3.
+#define WG_FETCH(a_regs, b_regs, step)                                                          \
+  _Pragma("unroll") for (int i = 0; i < WG_LOADS_A; ++i) {                                      \
+    const int f = tid + i * WG_THREADS;                                                         \
+    const int m = f % 8 + 8 * (f / (2 * BK)), kq = (f / 8) % (BK / 4);                          \
+    a_regs[i] = wg_fetch(A, M, K, row0 + m, (step) * BK + 4 * kq);                              \
+  }                                                                                             \
+  _Pragma("unroll") for (int i = 0; i < WG_LOADS_B; ++i) {                                      \
+    const int b = tid + i * WG_THREADS;                                                         \
+    if (WG_B16 % WG_THREADS == 0 || b < WG_B16) {                                               \
+      const int n4 = b % (BN / 4), kb = b / (BN / 4);                                           \
+      _Pragma("unroll") for (int r = 0; r < 4; ++r) b_regs[i][r] =                              \
+          wg_fetch(B, K, N, (step) * BK + 4 * kb + r, col0 + 4 * n4);                           \
+    }                                                                                           \
+  }
+#define WG_STORE(a_regs, b_regs, buf)                                                           \
+  _Pragma("unroll") for (int i = 0; i < WG_LOADS_A; ++i) {                                      \
+    const int f = tid + i * WG_THREADS;                                                         \
+    const int m = f % 8 + 8 * (f / (2 * BK)), kq = (f / 8) % (BK / 4);                          \
+    *(__local float4*)&As[buf][wg_at(BM, m, kq)] = wg_tf32x4(a_regs[i]);                        \
+  }                                                                                             \
+  _Pragma("unroll") for (int i = 0; i < WG_LOADS_B; ++i) {                                      \
+    const int b = tid + i * WG_THREADS;                                                         \
+    if (WG_B16 % WG_THREADS == 0 || b < WG_B16) {                                               \
+      const int n4 = b % (BN / 4), kb = b / (BN / 4), rotation = (n4 >> 1) & 3;                 \
+      _Pragma("unroll") for (int s = 0; s < 4; ++s) {                                           \
+        const int c = (s + rotation) & 3;                                                       \
+        const float4 column = (float4)(wg_component(b_regs[i][0], c), wg_component(b_regs[i][1], c), \
+                                       wg_component(b_regs[i][2], c), wg_component(b_regs[i][3], c)); \
+        *(__local float4*)&Bs[buf][wg_at(BN, 4 * n4 + c, kb)] = wg_tf32x4(column);            \
+      }                                                                                         \
+    }                                                                                           \
+  }                                                                                             \
+  wg_stores_visible();
+#define WG_MULTIPLY(buf)                                                                        \
+  wg_fence();                                                                                   \
+  _Pragma("unroll") for (int s = 0; s < BK / 8; ++s) {                                          \
+    WG_MMA(BN)(acc, wg_descriptor(&As[buf][(2 * s * (BM / 8) + 8 * warpgroup) * 32], BM * 16, 128), \
+               wg_descriptor(&Bs[buf][2 * s * (BN / 8) * 32], BN * 16, 128));                   \
+  }                                                                                             \
+  wg_commit();
+// Step `step` is in buffer step & 1 and step + 1 in (next_a, next_b); frees buffer (step+1) & 1
+// once the wgmmas of step - 1 are done, and fills it.
+#define WG_STEP(step, next_a, next_b)                                                           \
+  WG_MULTIPLY((step) & 1)                                                                       \
+  if ((step) + 1 < tiles) {                                                                     \
+    wg_wait_all_but_last();                                                                     \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                               \
+    WG_STORE(next_a, next_b, ((step) + 1) & 1)                                                  \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                               \
+  }
+
+  const int tiles = (K + BK - 1) / BK;
+  float4 a0[WG_LOADS_A], b0[WG_LOADS_B][4];
+  WG_FETCH(a0, b0, 0)
+  WG_STORE(a0, b0, 0)
+#if AHEAD == 1
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int step = 0; step < tiles; ++step) {
+    if (step + 1 < tiles) {
+      WG_FETCH(a0, b0, step + 1)
+    }
+    WG_STEP(step, a0, b0)
+  }
+#else
+  float4 a1[WG_LOADS_A], b1[WG_LOADS_B][4];
+  if (1 < tiles) {
+    WG_FETCH(a0, b0, 1)
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int step = 0; step < tiles; step += 2) {
+    if (step + 2 < tiles) {
+      WG_FETCH(a1, b1, step + 2)
+    }
+    WG_STEP(step, a0, b0)
+    if (step + 1 < tiles) {
+      if (step + 3 < tiles) {
+        WG_FETCH(a0, b0, step + 3)
+      }
+      WG_STEP(step + 1, a1, b1)
+    }
+  }
+#endif
+#undef WG_FETCH
+#undef WG_STORE
+#undef WG_MULTIPLY
+#undef WG_STEP
+  wg_wait_all();
+  _Pragma("unroll") for (int i = 0; i < BN / 2; ++i) wg_pin(&acc[i]);
+
+  _Pragma("unroll") for (int h = 0; h < 2; ++h) {
+    const int row = row0 + 64 * warpgroup + 16 * warp + 8 * h + g;
+#if EDGE
+    if (row >= M) continue;
+#endif
+    _Pragma("unroll") for (int j = 0; j < BN / 8; ++j) {
+      const int col = col0 + 8 * j + 2 * t;
+#if EDGE
+      if (col < N) store_c(C, row * N + col, acc[4 * j + 2 * h], alpha, beta);
+      if (col + 1 < N) store_c(C, row * N + col + 1, acc[4 * j + 2 * h + 1], alpha, beta);
+#else
+      __global float2* c2 = (__global float2*)(C + row * N + col);
+      float2 r = alpha * (float2)(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]);
+      if (beta != 0.0f) r += beta * *c2;
+      *c2 = r;
+#endif
+    }
+  }
+}
+#undef WG_CAT
+#undef WG_MMA
+#undef WG_THREADS
+#undef WG_A4
+#undef WG_B16
+#undef WG_LOADS_A
+#undef WG_LOADS_B
+#undef BM
+#undef BN
+#undef BK
+#undef GROUP_M
+#undef AHEAD
 #undef PAD_FROM
 #undef EDGE
 #endif

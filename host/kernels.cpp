@@ -624,6 +624,82 @@ Variant tc3xTf32() {
       "tensor-core products buy back FP32 accuracy");
 }
 
+// wgmma (warpgroup MMA reading both operands from local memory) exists only on compute capability
+// 9.0 (Hopper, PTX target sm_90a); its successors have other tensor-core instructions.
+std::optional<std::string> withoutWarpgroupMma(const DeviceInfo& device) {
+  if (auto missing = withoutTensorCores(device)) return missing;
+  if (*device.nv_cc_major != 9)
+    return "needs an NVIDIA GPU of compute capability 9.0 (Hopper: wgmma, target sm_90a); " +
+           device.name + " has " + std::to_string(*device.nv_cc_major) + "." +
+           std::to_string(device.nv_cc_minor.value_or(0));
+  return std::nullopt;
+}
+
+Variant tcTf32Wg() {
+  Variant v = openClVariant(
+      "tc-tf32-wg", "gemm_tc_tf32_wg",
+      "NVIDIA Hopper tensor cores (inline PTX wgmma m64nNk8, operands read from local memory), A "
+      "and B rounded to TF32, FP32 sums: tc-tf32's arithmetic, issued a warpgroup at a time",
+      {{"BM",
+        64,
+        "rows of C per work-group (a multiple of 64: a warpgroup of 128 work-items each)",
+        {64, 128}},
+       {"BN", 256, "columns of C per work-group: 64, 128 or 256 (the wgmma's N)", {128, 256}},
+       {"BK", 16, "K-step (a multiple of 8)", {8, 16}},
+       {"GROUP_M", 8, "block rows per band of the swizzled work-group order", {8, 16}},
+       {"AHEAD", 2, "K-steps fetched into registers ahead: 1 or 2 (two register sets)", {1, 2}},
+       {"PAD_FROM",
+        3000,
+        "sizes that are not tile multiples: padding copies (timed with the GEMM) from this size "
+        "up, the harmonic mean of M, N and K; checked loads and stores in the kernel below it "
+        "(0: always copies)",
+        {0, 3000}}},
+      "tc-tf32",
+      "replaces mma.sync by wgmma: a warpgroup's 64 x BN product per k-step runs asynchronously "
+      "from operands in local memory (no fragments in registers), while the work-items store the "
+      "next K-step; B is transposed on its way into local memory (TF32 wgmma reads both operands "
+      "k-major)");
+  v.arithmetic = Arithmetic::kTf32;
+  v.unsupported = withoutWarpgroupMma;
+  v.constraints = [](const ResolvedDefines& d) {
+    std::vector<std::string> errors;
+    requireAtLeast(errors, d, {"BM", "BN", "BK", "GROUP_M"}, 1);
+    requireAtLeast(errors, d, {"PAD_FROM"}, 0);
+    if (!errors.empty()) return errors;
+    if (d.param("BM") % 64 != 0)
+      errors.push_back("BM=" + std::to_string(d.param("BM")) +
+                       " must be a multiple of 64 (a warpgroup computes 64 rows)");
+    const int bn = d.param("BN");
+    if (bn != 64 && bn != 128 && bn != 256)
+      errors.push_back("BN=" + std::to_string(bn) + " must be 64, 128 or 256 (the wgmma's N)");
+    if (d.param("BK") % 8 != 0)
+      errors.push_back("BK=" + std::to_string(d.param("BK")) +
+                       " must be a multiple of 8 (a wgmma's k-step)");
+    if (d.param("AHEAD") != 1 && d.param("AHEAD") != 2)
+      errors.push_back("AHEAD=" + std::to_string(d.param("AHEAD")) + " must be 1 or 2");
+    return errors;
+  };
+  v.shape = [](const ResolvedDefines& d, int m, int n) {
+    const std::size_t bm = std::size_t(d.param("BM")), bn = std::size_t(d.param("BN"));
+    return blockShape(m, n, bm, bn, 128, bm / 64, "128 x BM/64");
+  };
+  v.local_mem_bytes = [](const ResolvedDefines& d) {
+    return std::size_t(2 * (d.param("BM") + d.param("BN")) * d.param("BK")) * sizeof(float);
+  };
+  addTilePadding(v);
+  v.problem_defines = [](const ResolvedDefines& d, int m, int n, int k) {
+    if (const auto pad = tilePadding(d, m, n, k)) {
+      return std::vector<ResolvedDefine>{{"EDGE", "0", "problem"},
+                                         {"PADDED_M", std::to_string(pad->m), "problem"},
+                                         {"PADDED_N", std::to_string(pad->n), "problem"},
+                                         {"PADDED_K", std::to_string(pad->k), "problem"}};
+    }
+    const bool exact = m % d.param("BM") == 0 && n % d.param("BN") == 0 && k % d.param("BK") == 0;
+    return std::vector<ResolvedDefine>{{"EDGE", exact ? "0" : "1", "problem"}};
+  };
+  return v;
+}
+
 Variant cpuVariant(std::string name, std::string summary, std::vector<Param> params,
                    std::function<void(const CpuGemm&, const ResolvedDefines&)> run) {
   Variant v;
@@ -726,6 +802,7 @@ const std::vector<Variant>& variants() {
       best(),
       tcTf32(),
       tc3xTf32(),
+      tcTf32Wg(),
       cpuNaive(),
       cpuBlocked(),
       cpuBlockedAcc(),

@@ -29,6 +29,8 @@ class ProgramCache {
   const std::string& origin() const { return origin_; }
 
  private:
+  void rebuildArchSpecific(BuiltProgram& built);
+
   cl::Context context_;
   cl::Device device_;
   std::string source_;

@@ -18,6 +18,7 @@
 #include "device.hpp"
 #include "kernels.hpp"
 #include "problem.hpp"
+#include "ptx_arch.hpp"
 #include "reference.hpp"
 #include "result_check.hpp"
 #include "run_clgemm.hpp"
@@ -90,6 +91,24 @@ TEST(TensorCoresUnsupportedOn, AmpereAndHopperRunThem) {
     EXPECT_EQ(clgemm::unsupportedOn(registryVariant(name), nvidiaGpu(8, 6)), std::nullopt) << name;
     EXPECT_EQ(clgemm::unsupportedOn(registryVariant(name), nvidiaGpu(9, 0)), std::nullopt) << name;
   }
+}
+
+// tc-tf32-wg's wgmma exists on compute capability 9.0 only: not on Ampere, nor on what follows.
+TEST(TensorCoresUnsupportedOn, WarpgroupMmaNeedsHopperAndSaysSo) {
+  const auto& wg = registryVariant("tc-tf32-wg");
+  EXPECT_EQ(clgemm::unsupportedOn(wg, nvidiaGpu(9, 0)), std::nullopt);
+  for (const auto& [major, minor] : {std::pair{8, 0}, std::pair{8, 9}, std::pair{10, 0}}) {
+    const auto why = clgemm::unsupportedOn(wg, nvidiaGpu(major, minor));
+    ASSERT_TRUE(why.has_value()) << major << "." << minor;
+    EXPECT_NE(why->find("9.0"), std::string::npos) << *why;
+    EXPECT_NE(why->find(std::to_string(major) + "." + std::to_string(minor)), std::string::npos)
+        << *why;
+  }
+  // What stops tc-tf32 stops it first, with the same words.
+  EXPECT_EQ(clgemm::unsupportedOn(wg, amdGpu()),
+            clgemm::unsupportedOn(registryVariant("tc-tf32"), amdGpu()));
+  EXPECT_EQ(clgemm::unsupportedOn(wg, nvidiaGpu(7, 5)),
+            clgemm::unsupportedOn(registryVariant("tc-tf32"), nvidiaGpu(7, 5)));
 }
 
 TEST(TensorCoresUnsupportedOn, Fp32KernelsAndCpuPathsRunAnywhere) {
@@ -307,6 +326,25 @@ TEST(TensorCoresKernelsCl, TheirSectionIsCompiledOnlyWhenNamed) {
         << name << "'s section must stay out of whole-file builds";
 }
 
+TEST(TensorCoresKernelsCl, TheWarpgroupSectionMasksEveryWgmmaInstruction) {
+  const std::string text = clgemm_test::sourceKernels();
+  EXPECT_NE(text.find("\n#if defined(KERNEL_gemm_tc_tf32_wg)\n"), std::string::npos);
+  // Every wgmma instruction behind the marker (the first build targets sm_90, where they would
+  // not assemble), and at least the ones the pipeline needs.
+  std::size_t masked = 0;
+  for (std::size_t at = text.find("wgmma."); at != std::string::npos;
+       at = text.find("wgmma.", at + 1)) {
+    const std::size_t line = text.rfind('\n', at) + 1;
+    const std::string before = text.substr(line, at - line);
+    if (before.find("asm") == std::string::npos && before.find('"') == std::string::npos)
+      continue;  // prose in a comment
+    EXPECT_NE(before.find(clgemm::kArchSpecificMarker), std::string::npos)
+        << text.substr(line, text.find('\n', at) - line);
+    ++masked;
+  }
+  EXPECT_GE(masked, 7u);  // fence, commit, two waits, three shapes
+}
+
 TEST(TensorCoresKernelsCl, TheWholeFileBuildsOnTheDeviceWithoutThem) {
   const clgemm::SelectedDevice device = clgemm::selectDevice(std::nullopt, std::nullopt);
   const cl::Context context(device.device);
@@ -321,7 +359,7 @@ TEST(TensorCoresKernelsCl, TheWholeFileBuildsOnTheDeviceWithoutThem) {
   const std::string names = ";" + program.getInfo<CL_PROGRAM_KERNEL_NAMES>() + ";";
   for (const auto& v : clgemm::variants()) {
     if (v.backend != clgemm::Backend::kOpenCl) continue;
-    const bool tensor_cores = v.name == "tc-tf32" || v.name == "tc-3xtf32";
+    const bool tensor_cores = v.arithmetic != Arithmetic::kFp32;  // tc-tf32, tc-3xtf32, tc-tf32-wg
     EXPECT_EQ(names.find(";" + v.entry + ";") != std::string::npos, !tensor_cores)
         << v.entry << " in " << names;
   }
