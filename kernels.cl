@@ -701,6 +701,18 @@ __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void gemm_regtile2
 #endif
 
 // ---------------------------------------------------------------------------------------------
+// TF32 rounding, shared by the tensor-core kernels and tc-tf32-wg's packing helper (plain
+// OpenCL C, so it may build anywhere; the sections with PTX stay out of whole-file builds).
+#if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_pack_operand) || defined(KERNEL_gemm_tc_tf32) || \
+    defined(KERNEL_gemm_tc_3xtf32) || defined(KERNEL_gemm_tc_tf32_wg)
+// x rounded to the nearest TF32 value (ties away from zero), in an FP32 register: what
+// cvt.rna.tf32.f32 computes, but in two integer operations at full rate; the conversion
+// instruction runs at a quarter of it and held tc-3xtf32 to 58 TFLOP/s (docs/performance.md).
+// Adding half of TF32's last place to the magnitude bits carries into the exponent where it must.
+inline uint tc_tf32(const float x) { return (as_uint(x) + 0x1000u) & 0xffffe000u; }
+#endif
+
+// ---------------------------------------------------------------------------------------------
 // resize_matrix: dst (rows x cols) = src (src_rows x src_cols), cut to dst's size or extended with
 // zeros to the right and below. The padding copies, in and out, of best and the tensor-core
 // kernels at large sizes that are not multiples of their tiles (PAD_FROM). Global
@@ -1068,12 +1080,6 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_be
 #define TC_LOADS_A (BM * BK / 4 / TC_THREADS)       // float4 of A per work-item per K-step
 #define TC_LOADS_B (BK * BN / 8 / TC_THREADS)       // float4 pairs of B (rows 2p, 2p+1) per step
 
-// x rounded to the nearest TF32 value (ties away from zero), in an FP32 register: what
-// cvt.rna.tf32.f32 computes, but in two integer operations at full rate; the conversion
-// instruction runs at a quarter of it and held tc-3xtf32 to 58 TFLOP/s (docs/performance.md).
-// Adding half of TF32's last place to the magnitude bits carries into the exponent where it must.
-inline uint tc_tf32(const float x) { return (as_uint(x) + 0x1000u) & 0xffffe000u; }
-
 // d += a * b for one m16n8k8 tile: a holds A's (g, t) (g+8, t) (g, t+4) (g+8, t+4), b holds
 // B's (t, g) (t+4, g), d holds C's (g, 2t) (g, 2t+1) (g+8, 2t) (g+8, 2t+1), for lane 4g + t.
 inline void tc_mma(float* d, const uint* a, const uint* b) {
@@ -1304,84 +1310,137 @@ gemm_tc_tf32
 #endif
 
 // ---------------------------------------------------------------------------------------------
-// tc-tf32-wg: tc-tf32's arithmetic on Hopper's warpgroup MMA (wgmma, PTX target sm_90a). A
+// pack_operand: tc-tf32-wg's helper, in a section of its own so that it builds anywhere (tests
+// check it on the CPU, with KERNEL_pack_operand); its layout is described with tc-tf32-wg below.
+// It reads the tile sizes BM, BN, BK where the host passes them and otherwise assumes tc-tf32-wg's
+// defaults.
+#if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_gemm_tc_tf32_wg) || defined(KERNEL_pack_operand)
+#if defined(BM) && defined(BN) && defined(BK)
+#define PACK_BM BM
+#define PACK_BN BN
+#define PACK_BK BK
+#else
+#define PACK_BM 128  // tc-tf32-wg's defaults
+#define PACK_BN 128
+#define PACK_BK 8
+#endif
+
+// Float index of (row, 4 kq) in a tile of `rows` rows (see tc-tf32-wg's header).
+inline int wg_at(const int rows, const int row, const int kq) {
+  return (kq * (rows / 8) + row / 8) * 32 + (row % 8) * 4;
+}
+
+// pack_operand: operand 0, A (M x K), or operand 1, B transposed (N x K), read from its source
+// (src_rows x src_cols as stored: M x K, or K x N) and written as `rows` x `cols` (padded rows and
+// K), zeros outside the source, rounded to TF32: tiles of BM (A) or BN (B) rows x BK, tile
+// (rb, kt) at (rb cols/BK + kt) x its size, in core-matrix order. A work-group moves a 32 x 32
+// block through local memory: reads along the source's rows, writes whole core matrices.
+// Global (ceil(cols/32)*32, ceil(rows/32)*8), local (32, 8).
+__kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
+    const int operand, const int src_rows, const int src_cols, __global const float* restrict src,
+    const int rows, const int cols, __global float* restrict dst) {
+  __local float block[32][33];  // [row][k]
+  const int x = get_local_id(0), y = get_local_id(1);
+  const int r0 = get_group_id(1) * 32, k0 = get_group_id(0) * 32;
+  _Pragma("unroll") for (int i = 0; i < 4; ++i) {
+    if (operand == 0)
+      block[y + 8 * i][x] = load_or_zero(src, src_rows, src_cols, r0 + y + 8 * i, k0 + x);
+    else
+      block[x][y + 8 * i] = load_or_zero(src, src_rows, src_cols, k0 + y + 8 * i, r0 + x);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const int tile_rows = operand == 0 ? PACK_BM : PACK_BN;
+  _Pragma("unroll") for (int i = 0; i < 4; ++i) {
+    // Element e of the block's 32 core matrices (4 row groups x 8 k-quads), 32 floats each.
+    const int e = y * 32 + x + 256 * i, matrix = e / 32, w = e % 32;
+    const int row = 8 * (matrix % 4) + w / 4, k = 4 * (matrix / 4) + w % 4;
+    const int r = r0 + row, kk = k0 + k;
+    if (r < rows && kk < cols) {
+      const int tile = (r / tile_rows) * (cols / PACK_BK) + kk / PACK_BK;
+      const int at = wg_at(tile_rows, r % tile_rows, (kk % PACK_BK) / 4) + kk % 4;
+      dst[tile * tile_rows * PACK_BK + at] = as_float(tc_tf32(block[row][k]));
+    }
+  }
+}
+#undef PACK_BM
+#undef PACK_BN
+#undef PACK_BK
+#endif
+
+// ---------------------------------------------------------------------------------------------
+// tc-tf32-wg: TF32 tensor-core GEMM on Hopper's warpgroup MMA (wgmma, PTX target sm_90a). A
 // warpgroup (128 work-items, 4 warps) multiplies 64 x BN x 8 at a time, both operands read by the
-// tensor cores straight from local memory through descriptors, asynchronously: the work-items
-// store the next K-step while the product runs, and no fragments pass through registers.
-// Work-group (128, BM/64): warpgroup y computes rows 64y ... 64y + 63 of the BM x BN block.
+// tensor cores straight from local memory through descriptors, asynchronously, and the operands
+// reach local memory by asynchronous copies (cp.async): no value of A or B passes through
+// registers. Work-group (128, BM/64): warpgroup y computes rows 64y ... 64y + 63 of the BM x BN
+// block.
 //
 // NVIDIA's OpenCL compiler emits PTX for sm_90, where wgmma does not assemble; each wgmma
 // instruction is therefore written behind the `//@arch-specific ` comment, and the host rebuilds
 // the PTX without the comments for sm_90a (host/ptx_arch.hpp). Built any other way, the kernel
 // multiplies nothing, and verification says so.
 //
-// Local memory holds A (BM x BK) and B transposed (BN x BK; TF32 wgmma reads both k-major) as
-// "core matrices" of 8 rows x 4 k (128 contiguous bytes), the rows' core matrices adjacent:
-// float (row, k) of a tile of R rows is at ((k/4) R/8 + row/8) 32 + (row%8) 4 + k%4. A
-// descriptor gives the start, the bytes between core matrices along k (R x 16) and along the rows
-// (128). Work-items store whole core-matrix rows (float4): A's 8 consecutive work-items store one
-// core matrix, conflict-free; B is loaded in 4 x 4 blocks (4 rows of k, 4 columns) and each
-// column stored as a float4 row of B's tile, the order of the four stores rotated per work-item so
-// the 8 stores of a quarter-warp reach 8 different bank groups.
+// The operands come packed: TF32 wgmma reads both k-major, and cp.async copies whole rows of
+// a tile only where they are contiguous in global memory (row pieces of BK floats halve its
+// throughput, docs/performance.md). So the helper pack_operand, run by the host before the GEMM in
+// every repetition and timed with it, writes A (M x K) and B transposed (N x K) as tiles of
+// BM x BK and BN x BK, each tile contiguous and already in the layout below, the K-steps of a row
+// block one after another, padded with zeros to tile multiples and rounded to TF32 (as tc-tf32
+// rounds). A K-step's copy is then a straight copy of one tile. C gets padding copies
+// (resize_matrix) where M or N are not multiples of BM or BN; the kernel sees only exact
+// problems.
 //
-// Pipeline: two local buffers; AHEAD=1 fetches K-step t+1 into registers at the top of step t,
-// AHEAD=2 fetches t+2 (two register sets, the loop unrolled by two) for a longer lead on the
-// loads. Each step: issue the wgmmas of step t, wait for those of step t-1 (wgmma.wait_group 1),
-// barrier, store step t+1 into the free buffer, make the stores visible to the tensor cores
-// (fence.proxy.async), barrier.
+// Local memory holds the tiles as "core matrices" of 8 rows x 4 k (128 contiguous bytes), the
+// rows' core matrices adjacent: float (row, k) of a tile of R rows is at
+// ((k/4) R/8 + row/8) 32 + (row%8) 4 + k%4. A descriptor gives the start, the bytes between core
+// matrices along k (R x 16) and along the rows (128).
+//
+// Pipeline of STAGES local buffers, K-step t in buffer t % STAGES. At step t each work-item
+// waits for its own copies of step t (cp.async.wait_group), makes them visible to the tensor
+// cores (fence.proxy.async), and meets the others at a barrier; then it starts the copies of step
+// t + STAGES - 2 into the buffer of step t - 2, whose wgmmas every warpgroup finished before the
+// barrier; then it issues step t's wgmmas and waits for step t - 1's (wgmma.wait_group 1), so
+// the tensor cores always hold the next product. STAGES - 2 K-steps are in flight to local
+// memory while one multiplies; with 48 KiB of local memory per work-group, NVIDIA's OpenCL limit,
+// more blocks per multiprocessor add the rest.
 #if defined(KERNEL_gemm_tc_tf32_wg)
 #ifndef BM
-#define BM 64  // rows of C per work-group (a multiple of 64: one warpgroup per 64 rows)
+#define BM 128  // rows of C per work-group (a multiple of 64: one warpgroup per 64 rows)
 #endif
 #ifndef BN
-#define BN 256  // columns of C per work-group: 64, 128 or 256 (the wgmma's N)
+#define BN 128  // columns of C per work-group: 64, 128 or 256 (the wgmma's N)
 #endif
 #ifndef BK
-#define BK 16  // K-step (a multiple of 8)
+#define BK 8  // K-step (a multiple of 8)
+#endif
+#ifndef STAGES
+#define STAGES 5  // local buffers: 3 to 8
 #endif
 #ifndef GROUP_M
 #define GROUP_M 8  // block rows per band of the swizzled work-group order
 #endif
-#ifndef AHEAD
-#define AHEAD 2  // K-steps fetched ahead into registers: 1 or 2
-#endif
-#ifndef PAD_FROM
-#define PAD_FROM 3000  // padding copies from this size up (read by the host, not the kernel)
-#endif
-#ifndef EDGE
-#define EDGE 1  // loads and stores checked against M, N, K (set by the host)
-#endif
 #define WG_THREADS (128 * (BM / 64))
-#define WG_A4 (BM * BK / 4)                                 // float4 of A per K-step
-#define WG_B16 (BK * BN / 16)                               // 4 x 4 blocks of B per K-step
-#define WG_LOADS_A (WG_A4 / WG_THREADS)                     // per work-item
-#define WG_LOADS_B ((WG_B16 + WG_THREADS - 1) / WG_THREADS) // per work-item, at most
-
-inline uint wg_tf32(const float x) { return (as_uint(x) + 0x1000u) & 0xffffe000u; }  // as tc_tf32
-inline float4 wg_tf32x4(const float4 v) {
-  return as_float4((uint4)(wg_tf32(v.x), wg_tf32(v.y), wg_tf32(v.z), wg_tf32(v.w)));
-}
-
-// Four floats of a rows x cols matrix from (row, col); with EDGE, zeros outside it.
-inline float4 wg_fetch(__global const float* p, const int rows, const int cols, const int row,
-                       const int col) {
-#if EDGE
-  return (float4)(load_or_zero(p, rows, cols, row, col), load_or_zero(p, rows, cols, row, col + 1),
-                  load_or_zero(p, rows, cols, row, col + 2),
-                  load_or_zero(p, rows, cols, row, col + 3));
+#define WG_ROWS_A (BM * BK / 4)  // 16-byte pieces of a tile of A
+#define WG_ROWS_B (BN * BK / 4)  // and of B
+#define WG_COPIES_A ((WG_ROWS_A + WG_THREADS - 1) / WG_THREADS)  // per work-item, at most
+#define WG_COPIES_B ((WG_ROWS_B + WG_THREADS - 1) / WG_THREADS)
+// cp.async.wait_group's operand: the copy groups that may still be in flight at the top of a
+// step (an immediate, hence spelt out).
+#if STAGES == 3
+#define WG_PENDING "0"
+#elif STAGES == 4
+#define WG_PENDING "1"
+#elif STAGES == 5
+#define WG_PENDING "2"
+#elif STAGES == 6
+#define WG_PENDING "3"
+#elif STAGES == 7
+#define WG_PENDING "4"
+#elif STAGES == 8
+#define WG_PENDING "5"
 #else
-  return *(__global const float4*)(p + row * cols + col);
+#error "STAGES must be 3 to 8"
 #endif
-}
-
-inline float wg_component(const float4 v, const int c) {
-  return c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w;
-}
-
-// Float index of (row, 4 kq) in a tile of `rows` rows (see the section's header).
-inline int wg_at(const int rows, const int row, const int kq) {
-  return (kq * (rows / 8) + row / 8) * 32 + (row % 8) * 4;
-}
 
 // The shared-memory descriptor of a k-major tile starting at p, without swizzling: the start
 // address, the bytes between core matrices along k and along the rows, each in 16-byte units.
@@ -1391,6 +1450,15 @@ inline ulong wg_descriptor(__local const float* p, const uint k_bytes, const uin
   return (ulong)((address & 0x3FFFFu) >> 4) | ((ulong)(k_bytes >> 4) << 16) |
          ((ulong)(row_bytes >> 4) << 32);
 }
+
+// 16 bytes from global to local memory, asynchronously (cp.async, L2 only), and its bookkeeping:
+// copies started since the last commit form a group; wait_group lets WG_PENDING groups run on.
+inline void wg_copy16(__local float* dst, __global const float* src) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"((uint)(ulong)dst), "l"(src)
+               : "memory");
+}
+inline void wg_copies_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+inline void wg_copies_wait() { asm volatile("cp.async.wait_group " WG_PENDING ";\n" ::: "memory"); }
 
 inline void wg_fence() { asm volatile("//@arch-specific wgmma.fence.sync.aligned;\n" ::: "memory"); }
 inline void wg_commit() {
@@ -1402,8 +1470,9 @@ inline void wg_wait_all() {
 inline void wg_wait_all_but_last() {
   asm volatile("//@arch-specific wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
 }
-// Generic-proxy stores to local memory become visible to the tensor cores' (async proxy) reads.
-inline void wg_stores_visible() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+// Writes to local memory through the generic proxy (cp.async's copies) become visible to the
+// tensor cores' reads through the async proxy.
+inline void wg_copies_visible() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
 // Keeps the compiler from reading an accumulator before the wgmma that writes it has finished.
 inline void wg_pin(float* d) { asm volatile("" : "+f"(*d)::"memory"); }
 
@@ -1475,8 +1544,8 @@ inline void wg_mma_n256(float* d, const ulong a, const ulong b) {
 __kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_tf32_wg(
     const int M, const int N, const int K, const float alpha, const float beta,
     __global const float* restrict A, __global const float* restrict B, __global float* C) {
-  __local float As[2][BM * BK] __attribute__((aligned(128)));  // A, core matrices (header)
-  __local float Bs[2][BN * BK] __attribute__((aligned(128)));  // B transposed, likewise
+  __local float As[STAGES][BM * BK] __attribute__((aligned(128)));  // A, core matrices (header)
+  __local float Bs[STAGES][BN * BK] __attribute__((aligned(128)));  // B transposed, likewise
 
   const int warpgroup = get_local_id(1);
   const int tid = warpgroup * 128 + get_local_id(0);
@@ -1487,133 +1556,74 @@ __kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_tf3
   const int row0 = block.x * BM;
   const int col0 = block.y * BN;
 
+  // A K-step's tiles are contiguous (pack_operand): work-item tid copies their 16-byte pieces
+  // tid, tid + WG_THREADS, ... to the same places in local memory.
+  __global const float* a_tiles = A + block.x * (K / BK) * (BM * BK) + 4 * tid;
+  __global const float* b_tiles = B + block.y * (K / BK) * (BN * BK) + 4 * tid;
+#define WG_COPY(step, buf)                                                                  \
+  _Pragma("unroll") for (int i = 0; i < WG_COPIES_A; ++i) if (WG_ROWS_A % WG_THREADS == 0 || \
+                                                               tid + i * WG_THREADS < WG_ROWS_A) \
+      wg_copy16(&As[buf][4 * (tid + i * WG_THREADS)], a_tiles + (step) * (BM * BK) + 4 * i * WG_THREADS); \
+  _Pragma("unroll") for (int i = 0; i < WG_COPIES_B; ++i) if (WG_ROWS_B % WG_THREADS == 0 || \
+                                                               tid + i * WG_THREADS < WG_ROWS_B) \
+      wg_copy16(&Bs[buf][4 * (tid + i * WG_THREADS)], b_tiles + (step) * (BN * BK) + 4 * i * WG_THREADS);
+
   float acc[BN / 2];
   _Pragma("unroll") for (int i = 0; i < BN / 2; ++i) acc[i] = 0.0f;
 
-// A's float4 f: row f%8 of a core matrix, so 8 consecutive work-items store one (conflict-free)
-// and read 8 rows of 64 contiguous bytes. B's block b: rows 4kb ... 4kb+3, columns 4n4 ... 4n4+3.
-#define WG_FETCH(a_regs, b_regs, step)                                                          \
-  _Pragma("unroll") for (int i = 0; i < WG_LOADS_A; ++i) {                                      \
-    const int f = tid + i * WG_THREADS;                                                         \
-    const int m = f % 8 + 8 * (f / (2 * BK)), kq = (f / 8) % (BK / 4);                          \
-    a_regs[i] = wg_fetch(A, M, K, row0 + m, (step) * BK + 4 * kq);                              \
-  }                                                                                             \
-  _Pragma("unroll") for (int i = 0; i < WG_LOADS_B; ++i) {                                      \
-    const int b = tid + i * WG_THREADS;                                                         \
-    if (WG_B16 % WG_THREADS == 0 || b < WG_B16) {                                               \
-      const int n4 = b % (BN / 4), kb = b / (BN / 4);                                           \
-      _Pragma("unroll") for (int r = 0; r < 4; ++r) b_regs[i][r] =                              \
-          wg_fetch(B, K, N, (step) * BK + 4 * kb + r, col0 + 4 * n4);                           \
-    }                                                                                           \
+  const int tiles = K / BK;
+  _Pragma("unroll") for (int s = 0; s < STAGES - 2; ++s) {
+    if (s < tiles) {
+      WG_COPY(s, s)
+    }
+    wg_copies_commit();  // empty groups too: the count wg_copies_wait relies on
   }
-#define WG_STORE(a_regs, b_regs, buf)                                                           \
-  _Pragma("unroll") for (int i = 0; i < WG_LOADS_A; ++i) {                                      \
-    const int f = tid + i * WG_THREADS;                                                         \
-    const int m = f % 8 + 8 * (f / (2 * BK)), kq = (f / 8) % (BK / 4);                          \
-    *(__local float4*)&As[buf][wg_at(BM, m, kq)] = wg_tf32x4(a_regs[i]);                        \
-  }                                                                                             \
-  _Pragma("unroll") for (int i = 0; i < WG_LOADS_B; ++i) {                                      \
-    const int b = tid + i * WG_THREADS;                                                         \
-    if (WG_B16 % WG_THREADS == 0 || b < WG_B16) {                                               \
-      const int n4 = b % (BN / 4), kb = b / (BN / 4), rotation = (n4 >> 1) & 3;                 \
-      _Pragma("unroll") for (int s = 0; s < 4; ++s) {                                           \
-        const int c = (s + rotation) & 3;                                                       \
-        const float4 column = (float4)(wg_component(b_regs[i][0], c), wg_component(b_regs[i][1], c), \
-                                       wg_component(b_regs[i][2], c), wg_component(b_regs[i][3], c)); \
-        *(__local float4*)&Bs[buf][wg_at(BN, 4 * n4 + c, kb)] = wg_tf32x4(column);            \
-      }                                                                                         \
-    }                                                                                           \
-  }                                                                                             \
-  wg_stores_visible();
-#define WG_MULTIPLY(buf)                                                                        \
-  wg_fence();                                                                                   \
-  _Pragma("unroll") for (int s = 0; s < BK / 8; ++s) {                                          \
-    WG_MMA(BN)(acc, wg_descriptor(&As[buf][(2 * s * (BM / 8) + 8 * warpgroup) * 32], BM * 16, 128), \
-               wg_descriptor(&Bs[buf][2 * s * (BN / 8) * 32], BN * 16, 128));                   \
-  }                                                                                             \
-  wg_commit();
-// Step `step` is in buffer step & 1 and step + 1 in (next_a, next_b); frees buffer (step+1) & 1
-// once the wgmmas of step - 1 are done, and fills it.
-#define WG_STEP(step, next_a, next_b)                                                           \
-  WG_MULTIPLY((step) & 1)                                                                       \
-  if ((step) + 1 < tiles) {                                                                     \
-    wg_wait_all_but_last();                                                                     \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                               \
-    WG_STORE(next_a, next_b, ((step) + 1) & 1)                                                  \
-    barrier(CLK_LOCAL_MEM_FENCE);                                                               \
-  }
-
-  const int tiles = (K + BK - 1) / BK;
-  float4 a0[WG_LOADS_A], b0[WG_LOADS_B][4];
-  WG_FETCH(a0, b0, 0)
-  WG_STORE(a0, b0, 0)
-#if AHEAD == 1
-  barrier(CLK_LOCAL_MEM_FENCE);
+  int buf = 0, next_buf = STAGES - 2;
   for (int step = 0; step < tiles; ++step) {
-    if (step + 1 < tiles) {
-      WG_FETCH(a0, b0, step + 1)
+    wg_copies_wait();
+    wg_copies_visible();
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (step + STAGES - 2 < tiles) {
+      WG_COPY(step + STAGES - 2, next_buf)
     }
-    WG_STEP(step, a0, b0)
-  }
-#else
-  float4 a1[WG_LOADS_A], b1[WG_LOADS_B][4];
-  if (1 < tiles) {
-    WG_FETCH(a0, b0, 1)
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (int step = 0; step < tiles; step += 2) {
-    if (step + 2 < tiles) {
-      WG_FETCH(a1, b1, step + 2)
+    wg_copies_commit();
+    wg_fence();
+    _Pragma("unroll") for (int s = 0; s < BK / 8; ++s) {
+      WG_MMA(BN)(acc, wg_descriptor(&As[buf][(2 * s * (BM / 8) + 8 * warpgroup) * 32], BM * 16, 128),
+                 wg_descriptor(&Bs[buf][2 * s * (BN / 8) * 32], BN * 16, 128));
     }
-    WG_STEP(step, a0, b0)
-    if (step + 1 < tiles) {
-      if (step + 3 < tiles) {
-        WG_FETCH(a0, b0, step + 3)
-      }
-      WG_STEP(step + 1, a1, b1)
-    }
+    wg_commit();
+    wg_wait_all_but_last();
+    buf = buf + 1 == STAGES ? 0 : buf + 1;
+    next_buf = next_buf + 1 == STAGES ? 0 : next_buf + 1;
   }
-#endif
-#undef WG_FETCH
-#undef WG_STORE
-#undef WG_MULTIPLY
-#undef WG_STEP
+#undef WG_COPY
   wg_wait_all();
   _Pragma("unroll") for (int i = 0; i < BN / 2; ++i) wg_pin(&acc[i]);
 
   _Pragma("unroll") for (int h = 0; h < 2; ++h) {
     const int row = row0 + 64 * warpgroup + 16 * warp + 8 * h + g;
-#if EDGE
-    if (row >= M) continue;
-#endif
     _Pragma("unroll") for (int j = 0; j < BN / 8; ++j) {
-      const int col = col0 + 8 * j + 2 * t;
-#if EDGE
-      if (col < N) store_c(C, row * N + col, acc[4 * j + 2 * h], alpha, beta);
-      if (col + 1 < N) store_c(C, row * N + col + 1, acc[4 * j + 2 * h + 1], alpha, beta);
-#else
-      __global float2* c2 = (__global float2*)(C + row * N + col);
+      __global float2* c2 = (__global float2*)(C + row * N + col0 + 8 * j + 2 * t);
       float2 r = alpha * (float2)(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]);
       if (beta != 0.0f) r += beta * *c2;
       *c2 = r;
-#endif
     }
   }
 }
 #undef WG_CAT
 #undef WG_MMA
 #undef WG_THREADS
-#undef WG_A4
-#undef WG_B16
-#undef WG_LOADS_A
-#undef WG_LOADS_B
+#undef WG_ROWS_A
+#undef WG_ROWS_B
+#undef WG_COPIES_A
+#undef WG_COPIES_B
+#undef WG_PENDING
 #undef BM
 #undef BN
 #undef BK
+#undef STAGES
 #undef GROUP_M
-#undef AHEAD
-#undef PAD_FROM
-#undef EDGE
 #endif
 
 // ---------------------------------------------------------------------------------------------

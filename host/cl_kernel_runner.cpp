@@ -1,5 +1,6 @@
 // Runner for the kernels in kernels.cl.
 #include <array>
+#include <tuple>
 #include <utility>
 
 #include "cl_check.hpp"
@@ -49,6 +50,10 @@ class ClKernelRunner : public ClGemmRunner {
         checkVariantConfig(session.info(), variant, defines, variant.pad_shape(rows, cols));
       }
     }
+    if (!variant.pack_entry.empty()) {
+      for (const int operand : {0, 1})
+        checkVariantConfig(session.info(), variant, defines, packShape(variant, operand));
+    }
     // Only this variant's section of kernels.cl is compiled (see the file's header).
     std::string options =
         "-D CLGEMM_ONE_KERNEL -D KERNEL_" + variant.entry + " " + defines.compilerOptions();
@@ -77,6 +82,16 @@ class ClKernelRunner : public ClGemmRunner {
                        kernelFigures(transpose.kernel, session.device(), session.info(),
                                      transpose.shape, variant.transpose_b_entry, built.log));
       transpose_ = std::move(transpose);
+    }
+    if (!variant.pack_entry.empty()) {
+      for (const int operand : {0, 1}) {
+        Launch pack{kernelNamed(built, variant, variant.pack_entry, session.programs().origin()),
+                    packShape(variant, operand)};
+        checkBuiltKernel(session.info(), variant, pack.shape,
+                         kernelFigures(pack.kernel, session.device(), session.info(), pack.shape,
+                                       variant.pack_entry, built.log));
+        packs_.push_back(std::move(pack));
+      }
     }
     if (padded_) {
       for (const Copy c : {kAIn, kBIn, kCIn, kCOut}) {
@@ -110,7 +125,8 @@ class ClKernelRunner : public ClGemmRunner {
 
   MemoryCheck checkMemory() override {
     MemoryCheck out = session_.checkMemory();
-    for (GuardedClBuffer* scratch : {&bt_, &a_padded_, &b_padded_, &c_padded_})
+    for (GuardedClBuffer* scratch :
+         {&bt_, &a_padded_, &b_padded_, &c_padded_, &a_packed_, &b_packed_})
       if (scratch->allocated()) scratch->checkGuards(session_.queue(), out);
     return out;
   }
@@ -125,22 +141,27 @@ class ClKernelRunner : public ClGemmRunner {
   std::vector<Launch> bindLaunches() {
     try {
       if (padded_) allocatePadded();
+      if (!packs_.empty()) allocatePacked();
       const PaddedSizes size = gemmSize();
       gemm_.kernel.setArg(0, size.m);
       gemm_.kernel.setArg(1, size.n);
       gemm_.kernel.setArg(2, size.k);
       gemm_.kernel.setArg(3, problem_.alpha);
       gemm_.kernel.setArg(4, problem_.beta);
-      gemm_.kernel.setArg(5, a_padded_.allocated() ? a_padded_.view() : a());
-      gemm_.kernel.setArg(6, b_padded_.allocated() ? b_padded_.view()
-                             : transpose_          ? transposedB()
-                                                   : b());
+      gemm_.kernel.setArg(5, a_packed_.allocated()   ? a_packed_.view()
+                             : a_padded_.allocated() ? a_padded_.view()
+                                                     : a());
+      gemm_.kernel.setArg(6, b_packed_.allocated()   ? b_packed_.view()
+                             : b_padded_.allocated() ? b_padded_.view()
+                             : transpose_            ? transposedB()
+                                                     : b());
       gemm_.kernel.setArg(7, c_padded_.allocated() ? c_padded_.view() : c());
     } catch (const cl::Error& e) {
       rethrowClError(e);
     }
     std::vector<Launch> launches;
     if (transpose_) launches.push_back(*transpose_);
+    for (const Launch& pack : packs_) launches.push_back(pack);
     // The padding copies that are needed: A and B in, C in where it is read, and C out.
     if (a_padded_.allocated()) launches.push_back(copies_[kAIn]);
     if (b_padded_.allocated()) launches.push_back(copies_[kBIn]);
@@ -161,6 +182,36 @@ class ClKernelRunner : public ClGemmRunner {
       transpose_->kernel.setArg(3, bt_.view());
     }
     return bt_.view();
+  }
+
+  // The launch of the packing helper for operand 0 (A, M x K) or 1 (B transposed, N x K), at the
+  // GEMM's (padded) size.
+  LaunchShape packShape(const Variant& variant, int operand) const {
+    const PaddedSizes size = gemmSize();
+    return variant.pack_shape(operand == 0 ? size.m : size.n, size.k);
+  }
+
+  // The packed operands, allocated at the first run like B transposed, and the helper's
+  // arguments (operand, source rows, source cols, source, rows, K, destination).
+  void allocatePacked() {
+    if (a_packed_.allocated()) return;
+    const PaddedSizes size = gemmSize();
+    a_packed_ = session_.scratch(std::size_t(size.m) * std::size_t(size.k), "A packed");
+    b_packed_ = session_.scratch(std::size_t(size.n) * std::size_t(size.k), "B packed");
+    const std::array<std::tuple<int, int, cl::Buffer, int, cl::Buffer>, 2> operands = {
+        std::tuple{problem_.m, problem_.k, a(), size.m, a_packed_.view()},
+        std::tuple{problem_.k, problem_.n, b(), size.n, b_packed_.view()}};
+    for (int operand = 0; operand < 2; ++operand) {
+      const auto& [src_rows, src_cols, src, rows, dst] = operands[std::size_t(operand)];
+      cl::Kernel& kernel = packs_[std::size_t(operand)].kernel;
+      kernel.setArg(0, operand);
+      kernel.setArg(1, src_rows);
+      kernel.setArg(2, src_cols);
+      kernel.setArg(3, src);
+      kernel.setArg(4, rows);
+      kernel.setArg(5, size.k);
+      kernel.setArg(6, dst);
+    }
   }
 
   // The operands: the caller's (ClOperands) where given, else the session's.
@@ -205,11 +256,12 @@ class ClKernelRunner : public ClGemmRunner {
       copy.kernel.setArg(4, cols);
       copy.kernel.setArg(5, dst);
     };
-    if (p.m != m || p.k != k) {
+    // Packing pads A and B itself.
+    if (packs_.empty() && (p.m != m || p.k != k)) {
       a_padded_ = session_.scratch(std::size_t(p.m) * std::size_t(p.k), "A padded");
       args(copies_[kAIn], m, k, a(), p.m, p.k, a_padded_.view());
     }
-    if (p.k != k || p.n != n) {
+    if (packs_.empty() && (p.k != k || p.n != n)) {
       b_padded_ = session_.scratch(std::size_t(p.k) * std::size_t(p.n), "B padded");
       args(copies_[kBIn], k, n, b(), p.k, p.n, b_padded_.view());
     }
@@ -225,6 +277,9 @@ class ClKernelRunner : public ClGemmRunner {
   Launch gemm_;
   std::optional<Launch> transpose_;
   GuardedClBuffer bt_;
+  // Packing: the helper's launches for A and B, and the packed operands.
+  std::vector<Launch> packs_;
+  GuardedClBuffer a_packed_, b_packed_;
   std::optional<ClOperands> operands_;
   // Padding: the padded problem, the copies (A, B and C into padded scratch matrices, C back)
   // and the scratch matrices, each allocated only where the padded size differs.

@@ -390,6 +390,18 @@ Variant regtile2d() {
   return v;
 }
 
+// M, N, K rounded up to multiples of BM, BN, BK; nothing where they are multiples already, or
+// where a padded matrix would pass the kernels' 32-bit indices.
+std::optional<PaddedSizes> paddedToTiles(const ResolvedDefines& d, int m, int n, int k) {
+  const long long bm = d.param("BM"), bn = d.param("BN"), bk = d.param("BK");
+  if (m % bm == 0 && n % bn == 0 && k % bk == 0) return std::nullopt;
+  const long long pm = (m + bm - 1) / bm * bm, pn = (n + bn - 1) / bn * bn,
+                  pk = (k + bk - 1) / bk * bk;
+  const long long index_limit = std::numeric_limits<int>::max();
+  if (pm * pk > index_limit || pk * pn > index_limit || pm * pn > index_limit) return std::nullopt;
+  return PaddedSizes{int(pm), int(pn), int(pk)};
+}
+
 // best and the tensor-core kernels at sizes that are not multiples of their BM x BN x BK tiles:
 // padding copies from PAD_FROM up, where they cost less than the kernel's own edge handling
 // (docs/performance.md). The size compared is the
@@ -397,16 +409,19 @@ Variant regtile2d() {
 // against the GEMM's 2*M*N*K flops: a small K (8191 x 8191 x 256) makes copying C as costly as
 // small M and N do. Not where a padded matrix would pass the kernels' 32-bit indices.
 std::optional<PaddedSizes> tilePadding(const ResolvedDefines& d, int m, int n, int k) {
-  const long long bm = d.param("BM"), bn = d.param("BN"), bk = d.param("BK");
-  if (m % bm == 0 && n % bn == 0 && k % bk == 0) return std::nullopt;
   // harmonic mean >= PAD_FROM, without dividing (exact for small sizes).
   const double mn = double(m) * n, mk = double(m) * k, nk = double(n) * k;
   if (3.0 * mn * k < double(d.param("PAD_FROM")) * (mn + mk + nk)) return std::nullopt;
-  const long long pm = (m + bm - 1) / bm * bm, pn = (n + bn - 1) / bn * bn,
-                  pk = (k + bk - 1) / bk * bk;
-  const long long index_limit = std::numeric_limits<int>::max();
-  if (pm * pk > index_limit || pk * pn > index_limit || pm * pn > index_limit) return std::nullopt;
-  return PaddedSizes{int(pm), int(pn), int(pk)};
+  return paddedToTiles(d, m, n, k);
+}
+
+// `defines` and the padded sizes, which are for the report (no kernel reads them).
+std::vector<ResolvedDefine> withPaddedSizes(std::vector<ResolvedDefine> defines,
+                                            const PaddedSizes& pad) {
+  defines.push_back({"PADDED_M", std::to_string(pad.m), "problem"});
+  defines.push_back({"PADDED_N", std::to_string(pad.n), "problem"});
+  defines.push_back({"PADDED_K", std::to_string(pad.k), "problem"});
+  return defines;
 }
 
 // The padding copies (tilePadding) of a kernel with BM x BN x BK tiles and a PAD_FROM parameter:
@@ -489,12 +504,8 @@ Variant best() {
   v.problem_defines = [](const ResolvedDefines& d, int m, int n, int k) {
     if (const auto pad = tilePadding(d, m, n, k)) {
       // An exact problem, float4-aligned; the padded sizes are for the report.
-      return std::vector<ResolvedDefine>{{"EDGE", "0", "problem"},
-                                         {"VEC_A", "1", "problem"},
-                                         {"VEC_B", "1", "problem"},
-                                         {"PADDED_M", std::to_string(pad->m), "problem"},
-                                         {"PADDED_N", std::to_string(pad->n), "problem"},
-                                         {"PADDED_K", std::to_string(pad->k), "problem"}};
+      return withPaddedSizes(
+          {{"EDGE", "0", "problem"}, {"VEC_A", "1", "problem"}, {"VEC_B", "1", "problem"}}, *pad);
     }
     const bool exact = m % d.param("BM") == 0 && n % d.param("BN") == 0 && k % d.param("BK") == 0;
     return std::vector<ResolvedDefine>{{"EDGE", exact ? "0" : "1", "problem"},
@@ -591,10 +602,7 @@ Variant tensorCoreFamily(std::string name, std::string entry, Arithmetic arithme
   addTilePadding(v);
   v.problem_defines = [](const ResolvedDefines& d, int m, int n, int k) {
     if (const auto pad = tilePadding(d, m, n, k)) {
-      return std::vector<ResolvedDefine>{{"EDGE", "0", "problem"},
-                                         {"PADDED_M", std::to_string(pad->m), "problem"},
-                                         {"PADDED_N", std::to_string(pad->n), "problem"},
-                                         {"PADDED_K", std::to_string(pad->k), "problem"}};
+      return withPaddedSizes({{"EDGE", "0", "problem"}}, *pad);
     }
     const bool exact = m % d.param("BM") == 0 && n % d.param("BN") == 0 && k % d.param("BK") == 0;
     return std::vector<ResolvedDefine>{{"EDGE", exact ? "0" : "1", "problem"}};
@@ -635,36 +643,42 @@ std::optional<std::string> withoutWarpgroupMma(const DeviceInfo& device) {
   return std::nullopt;
 }
 
+// The padding of a kernel that only handles tile multiples: nothing for an exact problem, the
+// padded sizes for any other; a usage error where padding would pass the 32-bit indices.
+std::optional<PaddedSizes> exactTilesOrPadded(const ResolvedDefines& d, int m, int n, int k) {
+  if (m % d.param("BM") == 0 && n % d.param("BN") == 0 && k % d.param("BK") == 0)
+    return std::nullopt;
+  if (auto pad = paddedToTiles(d, m, n, k)) return pad;
+  throw UsageError(std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) +
+                   " padded to multiples of BM x BN x BK would have a matrix of more than " +
+                   std::to_string(std::numeric_limits<int>::max()) +
+                   " elements; this kernel runs tile multiples only");
+}
+
 Variant tcTf32Wg() {
   Variant v = openClVariant(
       "tc-tf32-wg", "gemm_tc_tf32_wg",
-      "NVIDIA Hopper tensor cores (inline PTX wgmma m64nNk8, operands read from local memory), A "
-      "and B rounded to TF32, FP32 sums: tc-tf32's arithmetic, issued a warpgroup at a time",
+      "NVIDIA Hopper tensor cores (inline PTX wgmma m64nNk8 on operands in local memory, filled "
+      "by cp.async from A and B packed first), A and B rounded to TF32, FP32 sums",
       {{"BM",
-        64,
+        128,
         "rows of C per work-group (a multiple of 64: a warpgroup of 128 work-items each)",
-        {64, 128}},
-       {"BN", 256, "columns of C per work-group: 64, 128 or 256 (the wgmma's N)", {128, 256}},
-       {"BK", 16, "K-step (a multiple of 8)", {8, 16}},
-       {"GROUP_M", 8, "block rows per band of the swizzled work-group order", {8, 16}},
-       {"AHEAD", 2, "K-steps fetched into registers ahead: 1 or 2 (two register sets)", {1, 2}},
-       {"PAD_FROM",
-        3000,
-        "sizes that are not tile multiples: padding copies (timed with the GEMM) from this size "
-        "up, the harmonic mean of M, N and K; checked loads and stores in the kernel below it "
-        "(0: always copies)",
-        {0, 3000}}},
+        {64, 128, 192}},
+       {"BN", 128, "columns of C per work-group: 64, 128 or 256 (the wgmma's N)", {128, 256}},
+       {"BK", 8, "K-step (a multiple of 8)", {8, 16}},
+       {"STAGES", 5, "local buffers, STAGES - 2 K-steps copied ahead: 3 to 8", {3, 4, 5, 6}},
+       {"GROUP_M", 8, "block rows per band of the swizzled work-group order", {8, 16}}},
       "tc-tf32",
-      "replaces mma.sync by wgmma: a warpgroup's 64 x BN product per k-step runs asynchronously "
-      "from operands in local memory (no fragments in registers), while the work-items store the "
-      "next K-step; B is transposed on its way into local memory (TF32 wgmma reads both operands "
-      "k-major)");
+      "replaces mma.sync by wgmma, whose tensor cores read both operands from local memory: a "
+      "warpgroup's 64 x BN product per k-step runs asynchronously, and cp.async fills a "
+      "STAGES-deep ring of local buffers without passing values through registers; a helper "
+      "kernel first packs A and B (transposed, as TF32 wgmma reads both k-major) tile by tile, "
+      "so each K-step's copy is contiguous");
   v.arithmetic = Arithmetic::kTf32;
   v.unsupported = withoutWarpgroupMma;
   v.constraints = [](const ResolvedDefines& d) {
     std::vector<std::string> errors;
-    requireAtLeast(errors, d, {"BM", "BN", "BK", "GROUP_M"}, 1);
-    requireAtLeast(errors, d, {"PAD_FROM"}, 0);
+    requireAtLeast(errors, d, {"BM", "BN", "BK", "STAGES", "GROUP_M"}, 1);
     if (!errors.empty()) return errors;
     if (d.param("BM") % 64 != 0)
       errors.push_back("BM=" + std::to_string(d.param("BM")) +
@@ -675,8 +689,9 @@ Variant tcTf32Wg() {
     if (d.param("BK") % 8 != 0)
       errors.push_back("BK=" + std::to_string(d.param("BK")) +
                        " must be a multiple of 8 (a wgmma's k-step)");
-    if (d.param("AHEAD") != 1 && d.param("AHEAD") != 2)
-      errors.push_back("AHEAD=" + std::to_string(d.param("AHEAD")) + " must be 1 or 2");
+    if (d.param("STAGES") < 3 || d.param("STAGES") > 8)
+      errors.push_back("STAGES=" + std::to_string(d.param("STAGES")) +
+                       " must be 3 to 8 (one buffer multiplies, one drains, one or more fill)");
     return errors;
   };
   v.shape = [](const ResolvedDefines& d, int m, int n) {
@@ -684,18 +699,32 @@ Variant tcTf32Wg() {
     return blockShape(m, n, bm, bn, 128, bm / 64, "128 x BM/64");
   };
   v.local_mem_bytes = [](const ResolvedDefines& d) {
-    return std::size_t(2 * (d.param("BM") + d.param("BN")) * d.param("BK")) * sizeof(float);
+    return std::size_t(d.param("STAGES")) * std::size_t(d.param("BM") + d.param("BN")) *
+           std::size_t(d.param("BK")) * sizeof(float);
   };
+  // The kernel handles exact problems only: anything else is padded, A and B by the packing
+  // helper, C by resize_matrix.
   addTilePadding(v);
+  v.padding = exactTilesOrPadded;
   v.problem_defines = [](const ResolvedDefines& d, int m, int n, int k) {
-    if (const auto pad = tilePadding(d, m, n, k)) {
-      return std::vector<ResolvedDefine>{{"EDGE", "0", "problem"},
-                                         {"PADDED_M", std::to_string(pad->m), "problem"},
-                                         {"PADDED_N", std::to_string(pad->n), "problem"},
-                                         {"PADDED_K", std::to_string(pad->k), "problem"}};
-    }
-    const bool exact = m % d.param("BM") == 0 && n % d.param("BN") == 0 && k % d.param("BK") == 0;
-    return std::vector<ResolvedDefine>{{"EDGE", exact ? "0" : "1", "problem"}};
+    const auto pad = exactTilesOrPadded(d, m, n, k);
+    return pad ? withPaddedSizes({}, *pad) : std::vector<ResolvedDefine>{};
+  };
+  v.pack_entry = "pack_operand";
+  v.pack_shape = [](int rows, int cols) {
+    return LaunchShape{{roundUp(std::size_t(cols), 32), roundUp(std::size_t(rows), 32) / 4},
+                       {32, 8},
+                       "pack_operand's fixed 32 x 8, a 32 x 32 block each"};
+  };
+  v.global_bytes = [](const ResolvedDefines& d, int m, int n, int k) {
+    const PaddedSizes p = exactTilesOrPadded(d, m, n, k).value_or(PaddedSizes{m, n, k});
+    // Packing reads A and B and writes them packed; C, where padded, is copied in and out.
+    double bytes =
+        tileTraffic(p.m, p.n, p.k, d.param("BM"), d.param("BN")) +
+        double(sizeof(float)) * (double(m) * k + double(k) * n + (double(p.m) + double(p.n)) * p.k);
+    if (p.m != m || p.n != n)
+      bytes += double(sizeof(float)) * 2.0 * (double(m) * n + double(p.m) * p.n);
+    return bytes;
   };
   return v;
 }

@@ -95,6 +95,15 @@ struct Variant {
   std::string transpose_b_entry;
   std::function<LaunchShape(const ResolvedDefines&, int k, int n)> transpose_b_shape;
 
+  // Optional helper kernel that packs A and B, in every repetition and timed with the GEMM, into
+  // scratch buffers in the layout the GEMM reads, padded to its tiles; the GEMM then reads them
+  // in A's and B's place (and padding copies, where `padding` asks for them, are made for C
+  // only). It takes (operand: 0 for A, 1 for B, source rows, source cols, source, rows, K,
+  // destination): A packed as M x K, B transposed as N x K, each M, N, K padded where the
+  // problem is; `pack_shape` launches it for that rows x K.
+  std::string pack_entry;
+  std::function<LaunchShape(int rows, int cols)> pack_shape;
+
   // Optional: padding copies, for sizes where the GEMM runs faster on tile multiples than with
   // bounds checks. `padding` says whether to pad and to what (nothing: no copies). Then, in every
   // repetition and timed with the GEMM, the helper kernel `pad_entry` copies A, B (and C where

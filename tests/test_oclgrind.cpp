@@ -79,7 +79,7 @@ const std::map<std::string, std::vector<std::string>> kOtherParams = {
     {"best", {"BM=32", "BN=16", "BK=8", "TM=4", "TN=4", "PADA=0", "PADB=8", "GROUP_M=3"}},
     {"tc-tf32", {"BM=64", "BN=64", "WM=32", "WN=32", "GROUP_M=3"}},
     {"tc-3xtf32", {"BM=64", "BN=128", "BK=32", "WM=32", "WN=32", "STAGES=1"}},
-    {"tc-tf32-wg", {"BM=128", "BN=128", "BK=8", "AHEAD=1"}},
+    {"tc-tf32-wg", {"BM=64", "BN=256", "BK=16", "STAGES=3", "GROUP_M=3"}},
 };
 
 struct OclgrindRun {

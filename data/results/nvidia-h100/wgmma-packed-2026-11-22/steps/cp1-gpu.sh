@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# tc-tf32-wg on cp.async: correctness first, then tiles and stages at 4096/8192.
+set -u
+source .gpu/opencl-env.sh .gpu/deb > /dev/null
+export CLGEMM_STORE=$PWD/.gpu/store-empty; mkdir -p $CLGEMM_STORE
+r=$OUT/cp1; mkdir -p $r
+B=".gpu/build/clgemm --kernels kernels.cl"
+timeout 120 $B --kernel tc-tf32-wg,transposed-b --size 1024 --build-log --cl-options -cl-nv-verbose > $r/build.txt 2>&1; echo "build rc=$?" >> $r/log.txt
+timeout 200 $B --kernel tc-tf32-wg --alpha 1.5 --beta 0.5 --sizes 1000,1023x517x333,257x4097x129,128,8191,8192x8192x256 --reps 3 >> $r/log.txt 2>&1; echo "odd rc=$?" >> $r/log.txt
+cfg() { tag=$1; shift; D=""; for kv in "$@"; do D="$D -D $kv"; done
+  echo "== $tag: $D" >> $r/log.txt
+  timeout 100 $B --kernel tc-tf32-wg $D --size 256 --build-log --cl-options -cl-nv-verbose 2>&1 | grep -E "Used|spill|error" | head -4 >> $r/log.txt
+  timeout 150 $B --kernel tc-tf32-wg $D --sizes 4096,8192 --reps 10 >> $r/log.txt 2>&1; echo "rc=$?" >> $r/log.txt; }
+cfg d BM=128 BN=128 BK=8 STAGES=5
+cfg s4 BM=128 BN=128 BK=8 STAGES=4
+cfg s3 BM=128 BN=128 BK=8 STAGES=3
+cfg w3 BM=128 BN=256 BK=8 STAGES=3
+cfg n4 BM=64 BN=256 BK=8 STAGES=4
+cfg t4 BM=192 BN=128 BK=8 STAGES=4
+cfg m7 BM=64 BN=128 BK=8 STAGES=7
+cfg k3 BM=64 BN=128 BK=16 STAGES=3
+cfg q3 BM=256 BN=128 BK=8 STAGES=3
+timeout 200 $B --kernel tc-tf32-wg,tc-tf32 --compare cublas-tf32 --sizes 4096,8192 --reps 10 >> $r/log.txt 2>&1; echo "cmp rc=$?" >> $r/log.txt

@@ -1,0 +1,157 @@
+// tc-tf32-wg's helper pack_operand, run on the machine's device (pocl's CPU in CI), where the GEMM
+// itself cannot run: A and B transposed written as contiguous BM x BK and BN x BK tiles in
+// core-matrix order, padded with zeros and rounded to TF32, compared element by element with the
+// layout that kernels.cl's tc-tf32-wg header describes, computed here independently.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "device.hpp"
+#include "opencl.hpp"
+#include "run_clgemm.hpp"
+
+namespace {
+
+struct Tiles {
+  int bm, bn, bk;
+};
+
+// TF32 rounding as the tensor-core kernels do it: to nearest, ties away from zero.
+float tf32(float x) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  bits = (bits + 0x1000u) & 0xffffe000u;
+  std::memcpy(&x, &bits, sizeof bits);
+  return x;
+}
+
+// Where (r, k) of an operand packed as rows x cols lands: tile (r / tile_rows, k / bk), tiles of a
+// row block in k order; in a tile, core matrices of 8 rows x 4 k, those of one k-quad adjacent.
+std::size_t packedIndex(int r, int k, int cols, int tile_rows, int bk) {
+  const std::size_t tile =
+      std::size_t(r / tile_rows) * std::size_t(cols / bk) + std::size_t(k / bk);
+  const int row = r % tile_rows, kk = k % bk;
+  const int at = ((kk / 4) * (tile_rows / 8) + row / 8) * 32 + (row % 8) * 4 + kk % 4;
+  return tile * std::size_t(tile_rows) * std::size_t(bk) + std::size_t(at);
+}
+
+class PackOperand : public ::testing::TestWithParam<Tiles> {
+ protected:
+  // Packs `src` (src_rows x src_cols, row-major) as operand 0 (A) or 1 (B transposed) into
+  // rows x cols on the device; the kernel is built from the repository's kernels.cl with the
+  // tile defines, as the host builds it for tc-tf32-wg.
+  std::vector<float> pack(int operand, const std::vector<float>& src, int src_rows, int src_cols,
+                          int rows, int cols) {
+    const Tiles t = GetParam();
+    const clgemm::SelectedDevice device = clgemm::selectDevice(std::nullopt, std::nullopt);
+    const cl::Context context(device.device);
+    cl::CommandQueue queue(context, device.device);
+    cl::Program program(context, clgemm_test::sourceKernels());
+    const std::string options =
+        "-D CLGEMM_ONE_KERNEL -D KERNEL_pack_operand -D BM=" + std::to_string(t.bm) +
+        " -D BN=" + std::to_string(t.bn) + " -D BK=" + std::to_string(t.bk);
+    try {
+      program.build({device.device}, options.c_str());
+    } catch (const cl::Error&) {
+      ADD_FAILURE() << program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device.device);
+      return {};
+    }
+    // Only the helper's section (and what it shares): the GEMM's needs NVIDIA's compiler.
+    cl::Kernel kernel(program, "pack_operand");
+    const std::vector<float> sentinel(std::size_t(rows) * std::size_t(cols), -7.0f);
+    cl::Buffer in(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, src.size() * sizeof(float),
+                  const_cast<float*>(src.data()));
+    cl::Buffer out(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                   sentinel.size() * sizeof(float), const_cast<float*>(sentinel.data()));
+    kernel.setArg(0, operand);
+    kernel.setArg(1, src_rows);
+    kernel.setArg(2, src_cols);
+    kernel.setArg(3, in);
+    kernel.setArg(4, rows);
+    kernel.setArg(5, cols);
+    kernel.setArg(6, out);
+    const std::size_t gx = std::size_t((cols + 31) / 32 * 32),
+                      gy = std::size_t((rows + 31) / 32 * 8);
+    queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(gx, gy), cl::NDRange(32, 8));
+    std::vector<float> result(sentinel.size());
+    queue.enqueueReadBuffer(out, CL_TRUE, 0, result.size() * sizeof(float), result.data());
+    return result;
+  }
+};
+
+std::vector<float> randomMatrix(int rows, int cols, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+  std::vector<float> m(std::size_t(rows) * std::size_t(cols));
+  for (float& x : m) x = value(rng);
+  return m;
+}
+
+int roundUp(int value, int multiple) { return (value + multiple - 1) / multiple * multiple; }
+
+// Every element of a packed rows x cols operand against `expected(r, k)`: the first mismatches
+// reported, their number returned.
+template <typename Expected>
+std::size_t mismatches(const std::vector<float>& packed, int rows, int cols, int tile_rows, int bk,
+                       const char* name, Expected expected) {
+  std::size_t count = 0;
+  for (int r = 0; r < rows; ++r) {
+    for (int k = 0; k < cols; ++k) {
+      const float want = expected(r, k), got = packed[packedIndex(r, k, cols, tile_rows, bk)];
+      if (got != want && count++ < 5)
+        ADD_FAILURE() << name << "(" << r << ", " << k << "): " << got << ", expected " << want;
+    }
+  }
+  return count;
+}
+
+TEST_P(PackOperand, PacksAPaddedAndRounded) {
+  const Tiles t = GetParam();
+  const int m = 2 * t.bm + 5, k = 3 * t.bk + 3;  // neither a multiple of its tile
+  const int rows = roundUp(m, t.bm), cols = roundUp(k, t.bk);
+  const std::vector<float> a = randomMatrix(m, k, 11);
+  const std::vector<float> packed = pack(0, a, m, k, rows, cols);
+  ASSERT_EQ(packed.size(), std::size_t(rows) * std::size_t(cols));
+  EXPECT_EQ(mismatches(packed, rows, cols, t.bm, t.bk, "A",
+                       [&](int r, int kk) {
+                         return (r < m && kk < k) ? tf32(a[std::size_t(r) * k + kk]) : 0.0f;
+                       }),
+            0u);
+}
+
+TEST_P(PackOperand, PacksBTransposedPaddedAndRounded) {
+  const Tiles t = GetParam();
+  const int k = 2 * t.bk + 1, n = t.bn + 9;
+  const int rows = roundUp(n, t.bn), cols = roundUp(k, t.bk);
+  const std::vector<float> b = randomMatrix(k, n, 12);  // K x N, as the GEMM gets it
+  const std::vector<float> packed = pack(1, b, k, n, rows, cols);
+  ASSERT_EQ(packed.size(), std::size_t(rows) * std::size_t(cols));
+  EXPECT_EQ(mismatches(packed, rows, cols, t.bn, t.bk, "Bt",
+                       [&](int r, int kk) {
+                         return (r < n && kk < k) ? tf32(b[std::size_t(kk) * n + r]) : 0.0f;
+                       }),
+            0u);
+}
+
+// Rounding is to nearest (not the tensor cores' truncation): a value just over half of TF32's
+// last place rounds up.
+TEST(PackOperandRounding, RoundsToNearestTf32) {
+  EXPECT_EQ(tf32(1.0f + 0x1.0p-11f + 0x1.0p-20f), 1.0f + 0x1.0p-10f);
+  EXPECT_EQ(tf32(1.0f + 0x1.0p-12f), 1.0f);
+}
+
+// tc-tf32-wg's defaults and other tiles it allows (BM 64/192, BN 64/256, BK 16).
+INSTANTIATE_TEST_SUITE_P(Tiles, PackOperand,
+                         ::testing::Values(Tiles{128, 128, 8}, Tiles{64, 256, 16},
+                                           Tiles{192, 64, 8}),
+                         [](const auto& info) {
+                           return "BM" + std::to_string(info.param.bm) + "_BN" +
+                                  std::to_string(info.param.bn) + "_BK" +
+                                  std::to_string(info.param.bk);
+                         });
+
+}  // namespace
