@@ -1,6 +1,5 @@
 // Runner for the kernels in kernels.cl.
 #include <array>
-#include <tuple>
 #include <utility>
 
 #include "cl_check.hpp"
@@ -198,11 +197,8 @@ class ClKernelRunner : public ClGemmRunner {
     const PaddedSizes size = gemmSize();
     a_packed_ = session_.scratch(std::size_t(size.m) * std::size_t(size.k), "A packed");
     b_packed_ = session_.scratch(std::size_t(size.n) * std::size_t(size.k), "B packed");
-    const std::array<std::tuple<int, int, cl::Buffer, int, cl::Buffer>, 2> operands = {
-        std::tuple{problem_.m, problem_.k, a(), size.m, a_packed_.view()},
-        std::tuple{problem_.k, problem_.n, b(), size.n, b_packed_.view()}};
-    for (int operand = 0; operand < 2; ++operand) {
-      const auto& [src_rows, src_cols, src, rows, dst] = operands[std::size_t(operand)];
+    const auto args = [&](int operand, int src_rows, int src_cols, const cl::Buffer& src, int rows,
+                          const cl::Buffer& dst) {
       cl::Kernel& kernel = packs_[std::size_t(operand)].kernel;
       kernel.setArg(0, operand);
       kernel.setArg(1, src_rows);
@@ -211,7 +207,9 @@ class ClKernelRunner : public ClGemmRunner {
       kernel.setArg(4, rows);
       kernel.setArg(5, size.k);
       kernel.setArg(6, dst);
-    }
+    };
+    args(0, problem_.m, problem_.k, a(), size.m, a_packed_.view());
+    args(1, problem_.k, problem_.n, b(), size.n, b_packed_.view());
   }
 
   // The operands: the caller's (ClOperands) where given, else the session's.

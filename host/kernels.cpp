@@ -390,11 +390,16 @@ Variant regtile2d() {
   return v;
 }
 
+// Whether M, N, K are multiples of the tiles BM, BN, BK (an exact problem).
+bool isTileMultiple(const ResolvedDefines& d, int m, int n, int k) {
+  return m % d.param("BM") == 0 && n % d.param("BN") == 0 && k % d.param("BK") == 0;
+}
+
 // M, N, K rounded up to multiples of BM, BN, BK; nothing where they are multiples already, or
 // where a padded matrix would pass the kernels' 32-bit indices.
 std::optional<PaddedSizes> paddedToTiles(const ResolvedDefines& d, int m, int n, int k) {
+  if (isTileMultiple(d, m, n, k)) return std::nullopt;
   const long long bm = d.param("BM"), bn = d.param("BN"), bk = d.param("BK");
-  if (m % bm == 0 && n % bn == 0 && k % bk == 0) return std::nullopt;
   const long long pm = (m + bm - 1) / bm * bm, pn = (n + bn - 1) / bn * bn,
                   pk = (k + bk - 1) / bk * bk;
   const long long index_limit = std::numeric_limits<int>::max();
@@ -507,7 +512,7 @@ Variant best() {
       return withPaddedSizes(
           {{"EDGE", "0", "problem"}, {"VEC_A", "1", "problem"}, {"VEC_B", "1", "problem"}}, *pad);
     }
-    const bool exact = m % d.param("BM") == 0 && n % d.param("BN") == 0 && k % d.param("BK") == 0;
+    const bool exact = isTileMultiple(d, m, n, k);
     return std::vector<ResolvedDefine>{{"EDGE", exact ? "0" : "1", "problem"},
                                        {"VEC_A", alignedRows(k, 4), "problem"},
                                        {"VEC_B", alignedRows(n, 4), "problem"}};
@@ -604,7 +609,7 @@ Variant tensorCoreFamily(std::string name, std::string entry, Arithmetic arithme
     if (const auto pad = tilePadding(d, m, n, k)) {
       return withPaddedSizes({{"EDGE", "0", "problem"}}, *pad);
     }
-    const bool exact = m % d.param("BM") == 0 && n % d.param("BN") == 0 && k % d.param("BK") == 0;
+    const bool exact = isTileMultiple(d, m, n, k);
     return std::vector<ResolvedDefine>{{"EDGE", exact ? "0" : "1", "problem"}};
   };
   return v;
@@ -646,8 +651,7 @@ std::optional<std::string> withoutWarpgroupMma(const DeviceInfo& device) {
 // The padding of a kernel that only handles tile multiples: nothing for an exact problem, the
 // padded sizes for any other; a usage error where padding would pass the 32-bit indices.
 std::optional<PaddedSizes> exactTilesOrPadded(const ResolvedDefines& d, int m, int n, int k) {
-  if (m % d.param("BM") == 0 && n % d.param("BN") == 0 && k % d.param("BK") == 0)
-    return std::nullopt;
+  if (isTileMultiple(d, m, n, k)) return std::nullopt;
   if (auto pad = paddedToTiles(d, m, n, k)) return pad;
   throw UsageError(std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) +
                    " padded to multiples of BM x BN x BK would have a matrix of more than " +
