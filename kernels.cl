@@ -1420,10 +1420,6 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
 #define GROUP_M 8  // block rows per band of the swizzled work-group order
 #endif
 #define WG_THREADS (128 * (BM / 64))
-#define WG_ROWS_A (BM * BK / 4)  // 16-byte pieces of a tile of A
-#define WG_ROWS_B (BN * BK / 4)  // and of B
-#define WG_COPIES_A ((WG_ROWS_A + WG_THREADS - 1) / WG_THREADS)  // per work-item, at most
-#define WG_COPIES_B ((WG_ROWS_B + WG_THREADS - 1) / WG_THREADS)
 // cp.async.wait_group's operand: the copy groups that may still be in flight at the top of a
 // step (an immediate, hence spelt out).
 #if STAGES == 3
@@ -1456,6 +1452,15 @@ inline ulong wg_descriptor(__local const float* p, const uint k_bytes, const uin
 inline void wg_copy16(__local float* dst, __global const float* src) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"((uint)(ulong)dst), "l"(src)
                : "memory");
+}
+// One tile of `pieces` 16-byte pieces (a constant), contiguous in global and local memory: the
+// work-item copies pieces tid, tid + WG_THREADS, ...
+inline void wg_copy_tile(__local float* dst, __global const float* src, const int pieces,
+                         const int tid) {
+  _Pragma("unroll") for (int i = 0; i < (pieces + WG_THREADS - 1) / WG_THREADS; ++i) {
+    const int p = tid + i * WG_THREADS;
+    if (pieces % WG_THREADS == 0 || p < pieces) wg_copy16(dst + 4 * p, src + 4 * p);
+  }
 }
 inline void wg_copies_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
 inline void wg_copies_wait() { asm volatile("cp.async.wait_group " WG_PENDING ";\n" ::: "memory"); }
@@ -1556,17 +1561,13 @@ __kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_tf3
   const int row0 = block.x * BM;
   const int col0 = block.y * BN;
 
-  // A K-step's tiles are contiguous (pack_operand): work-item tid copies their 16-byte pieces
-  // tid, tid + WG_THREADS, ... to the same places in local memory.
-  __global const float* a_tiles = A + block.x * (K / BK) * (BM * BK) + 4 * tid;
-  __global const float* b_tiles = B + block.y * (K / BK) * (BN * BK) + 4 * tid;
-#define WG_COPY(step, buf)                                                                  \
-  _Pragma("unroll") for (int i = 0; i < WG_COPIES_A; ++i) if (WG_ROWS_A % WG_THREADS == 0 || \
-                                                               tid + i * WG_THREADS < WG_ROWS_A) \
-      wg_copy16(&As[buf][4 * (tid + i * WG_THREADS)], a_tiles + (step) * (BM * BK) + 4 * i * WG_THREADS); \
-  _Pragma("unroll") for (int i = 0; i < WG_COPIES_B; ++i) if (WG_ROWS_B % WG_THREADS == 0 || \
-                                                               tid + i * WG_THREADS < WG_ROWS_B) \
-      wg_copy16(&Bs[buf][4 * (tid + i * WG_THREADS)], b_tiles + (step) * (BN * BK) + 4 * i * WG_THREADS);
+  // A K-step's tiles are contiguous (pack_operand): A's of block row block.x, B's of block
+  // column block.y, one tile per K-step.
+  __global const float* a_tiles = A + block.x * (K / BK) * (BM * BK);
+  __global const float* b_tiles = B + block.y * (K / BK) * (BN * BK);
+#define WG_COPY(step, buf)                                                 \
+  wg_copy_tile(As[buf], a_tiles + (step) * (BM * BK), BM * BK / 4, tid); \
+  wg_copy_tile(Bs[buf], b_tiles + (step) * (BN * BK), BN * BK / 4, tid);
 
   float acc[BN / 2];
   _Pragma("unroll") for (int i = 0; i < BN / 2; ++i) acc[i] = 0.0f;
@@ -1614,10 +1615,6 @@ __kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_tf3
 #undef WG_CAT
 #undef WG_MMA
 #undef WG_THREADS
-#undef WG_ROWS_A
-#undef WG_ROWS_B
-#undef WG_COPIES_A
-#undef WG_COPIES_B
 #undef WG_PENDING
 #undef BM
 #undef BN
