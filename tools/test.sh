@@ -31,8 +31,13 @@ cmake -S "$root" -B "$build-sanitize" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLGEMM
 cmake --build "$build-sanitize" -j"$jobs"
 # oclgrind preloads its own OpenCL runtime, which cannot come before ASan's; those runs are above.
 # pocl leaks inside its compiler whenever a kernel is not in its cache (tests/lsan-pocl.supp).
+# intercept_tls_get_addr=0: LeakSanitizer's exit-time scan of dynamic TLS otherwise crashes now and
+# then ("Tracer caught signal 11", a DTLS range starting at 0x1278) after pocl fails to build a
+# kernel: 4 of 150 runs of Tune.CandidatesThatFailToBuildAreInvalidAndTheSearchGoesOn, 0 of 200
+# with the option (google/sanitizers#1353 reports the crash). Only dlopen'ed libraries' TLS goes
+# unscanned (pocl's, LLVM's); clgemm's own thread_local buffers are static TLS, still scanned.
 (cd "$build-sanitize" &&
-  LSAN_OPTIONS="suppressions=$root/tests/lsan-pocl.supp:print_suppressions=0" \
+  LSAN_OPTIONS="suppressions=$root/tests/lsan-pocl.supp:print_suppressions=0:intercept_tls_get_addr=0" \
     ctest --output-on-failure --timeout 900 -LE oclgrind "$@")
 
 echo "== libFuzzer targets: $build-fuzz"
