@@ -704,7 +704,8 @@ __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void gemm_regtile2
 // TF32 rounding, shared by the tensor-core kernels and tc-tf32-wg's packing helper (plain
 // OpenCL C, so it may build anywhere; the sections with PTX stay out of whole-file builds).
 #if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_pack_operand) || defined(KERNEL_gemm_tc_tf32) || \
-    defined(KERNEL_gemm_tc_3xtf32) || defined(KERNEL_gemm_tc_tf32_wg)
+    defined(KERNEL_gemm_tc_3xtf32) || defined(KERNEL_gemm_tc_tf32_wg) ||                    \
+    defined(KERNEL_gemm_tc_3xtf32_wg)
 // x rounded to the nearest TF32 value (ties away from zero), in an FP32 register: what
 // cvt.rna.tf32.f32 computes, but in two integer operations at full rate; the conversion
 // instruction runs at a quarter of it and held tc-3xtf32 to 58 TFLOP/s (docs/performance.md).
@@ -719,7 +720,8 @@ inline uint tc_tf32(const float x) { return (as_uint(x) + 0x1000u) & 0xffffe000u
 // (ceil(cols/32)*32, ceil(rows/8)*8), local (32, 8); one element per work-item, consecutive
 // work-items along a row, so reads and writes coalesce.
 #if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_gemm_best) || defined(KERNEL_gemm_tc_tf32) || \
-    defined(KERNEL_gemm_tc_3xtf32) || defined(KERNEL_gemm_tc_tf32_wg)
+    defined(KERNEL_gemm_tc_3xtf32) || defined(KERNEL_gemm_tc_tf32_wg) ||                    \
+    defined(KERNEL_gemm_tc_3xtf32_wg)
 __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void resize_matrix(
     const int src_rows, const int src_cols, __global const float* restrict src, const int rows,
     const int cols, __global float* restrict dst) {
@@ -1310,11 +1312,13 @@ gemm_tc_tf32
 #endif
 
 // ---------------------------------------------------------------------------------------------
-// pack_operand: tc-tf32-wg's helper, in a section of its own so that it builds anywhere (tests
-// check it on the CPU, with KERNEL_pack_operand); its layout is described with tc-tf32-wg below.
-// It reads the tile sizes BM, BN, BK where the host passes them and otherwise assumes tc-tf32-wg's
-// defaults.
-#if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_gemm_tc_tf32_wg) || defined(KERNEL_pack_operand)
+// pack_operand: the helper of tc-tf32-wg and tc-3xtf32-wg, in a section of its own so that it
+// builds anywhere (tests check it on the CPU, with KERNEL_pack_operand); its layout is described
+// with tc-tf32-wg below. It reads the tile sizes BM, BN, BK where the host passes them and
+// otherwise assumes tc-tf32-wg's defaults. PACK_SPLIT (set for tc-3xtf32-wg) writes each value x
+// as two TF32 planes, big = tf32(x) and small = tf32(x - big), a tile of each per K-step.
+#if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_gemm_tc_tf32_wg) || \
+    defined(KERNEL_gemm_tc_3xtf32_wg) || defined(KERNEL_pack_operand)
 #if defined(BM) && defined(BN) && defined(BK)
 #define PACK_BM BM
 #define PACK_BN BN
@@ -1323,6 +1327,13 @@ gemm_tc_tf32
 #define PACK_BM 128  // tc-tf32-wg's defaults
 #define PACK_BN 128
 #define PACK_BK 8
+#endif
+#ifndef PACK_SPLIT
+#ifdef KERNEL_gemm_tc_3xtf32_wg
+#define PACK_SPLIT 1
+#else
+#define PACK_SPLIT 0
+#endif
 #endif
 
 // Float index of (row, 4 kq) in a tile of `rows` rows (see tc-tf32-wg's header).
@@ -1333,8 +1344,9 @@ inline int wg_at(const int rows, const int row, const int kq) {
 // pack_operand: operand 0, A (M x K), or operand 1, B transposed (N x K), read from its source
 // (src_rows x src_cols as stored: M x K, or K x N) and written as `rows` x `cols` (padded rows and
 // K), zeros outside the source, rounded to TF32: tiles of BM (A) or BN (B) rows x BK, tile
-// (rb, kt) at (rb cols/BK + kt) x its size, in core-matrix order. A work-group moves a 32 x 32
-// block through local memory: reads along the source's rows, writes whole core matrices.
+// (rb, kt) at (rb cols/BK + kt) x its size, in core-matrix order. With PACK_SPLIT each tile is
+// twice that, the big plane followed by the small one. A work-group moves a 32 x 32 block through
+// local memory: reads along the source's rows, writes whole core matrices.
 // Global (ceil(cols/32)*32, ceil(rows/32)*8), local (32, 8).
 __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
     const int operand, const int src_rows, const int src_cols, __global const float* restrict src,
@@ -1358,13 +1370,22 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
     if (r < rows && kk < cols) {
       const int tile = (r / tile_rows) * (cols / PACK_BK) + kk / PACK_BK;
       const int at = wg_at(tile_rows, r % tile_rows, (kk % PACK_BK) / 4) + kk % 4;
-      dst[tile * tile_rows * PACK_BK + at] = as_float(tc_tf32(block[row][k]));
+      const int size = tile_rows * PACK_BK;
+      const float x = block[row][k];
+      const float big = as_float(tc_tf32(x));
+#if PACK_SPLIT
+      dst[2 * tile * size + at] = big;
+      dst[2 * tile * size + size + at] = as_float(tc_tf32(x - big));  // x - big is exact
+#else
+      dst[tile * size + at] = big;
+#endif
     }
   }
 }
 #undef PACK_BM
 #undef PACK_BN
 #undef PACK_BK
+#undef PACK_SPLIT
 #endif
 
 // ---------------------------------------------------------------------------------------------
@@ -1403,9 +1424,26 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
 // the tensor cores always hold the next product. STAGES - 2 K-steps are in flight to local
 // memory while one multiplies; with 48 KiB of local memory per work-group, NVIDIA's OpenCL limit,
 // more blocks per multiprocessor add the rest.
-#if defined(KERNEL_gemm_tc_tf32_wg)
+//
+// tc-3xtf32-wg (WG_3X), the FP32-accurate version, is the same pipeline on operands packed as two
+// TF32 planes, big = tf32(x) and small = tf32(x - big) (PACK_SPLIT), each tile twice the size:
+// per k-step three wgmmas, small x big, big x small, big x big (small x small lies below FP32's
+// rounding, as does what rounding small loses). The tensor cores' FP32 sums truncate, and over a
+// long K that bias exceeds FP32's error (tc-tf32/tc-3xtf32's header), so they sum only CHUNK
+// K-steps: then the work-item waits for its wgmmas, adds their sums to FP32 totals with ordinary,
+// rounded adds, and the next wgmma starts a fresh sum (scale-d = 0). The totals take BN/2 more
+// registers (157 in all at 64 x 128: three work-groups per multiprocessor, where tc-tf32-wg's 96
+// allow five). TOTALS_MEM = 1 keeps them in private memory instead (volatile, so the compiler
+// cannot hold them in registers): five work-groups again, for a round trip through the cache per
+// chunk, which pays only with long chunks, whose truncated sums cost accuracy
+// (docs/performance.md).
+#if defined(KERNEL_gemm_tc_tf32_wg) || defined(KERNEL_gemm_tc_3xtf32_wg)
 #ifndef BM
+#ifdef KERNEL_gemm_tc_3xtf32_wg
+#define BM 64  // four tiles per K-step: three stages of 64 x 128 fit in 48 KiB
+#else
 #define BM 128  // rows of C per work-group (a multiple of 64: one warpgroup per 64 rows)
+#endif
 #endif
 #ifndef BN
 #define BN 128  // columns of C per work-group: 64, 128 or 256 (the wgmma's N)
@@ -1414,11 +1452,27 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
 #define BK 8  // K-step (a multiple of 8)
 #endif
 #ifndef STAGES
-#define STAGES 5  // local buffers: 3 to 8
+#ifdef KERNEL_gemm_tc_3xtf32_wg
+#define STAGES 3  // local buffers: 3 to 8
+#else
+#define STAGES 5
+#endif
 #endif
 #ifndef GROUP_M
 #define GROUP_M 8  // block rows per band of the swizzled work-group order
 #endif
+#ifndef CHUNK
+#define CHUNK 4  // tc-3xtf32-wg: K-steps the tensor cores sum before the FP32 totals take them
+#endif
+#ifndef TOTALS_MEM
+#define TOTALS_MEM 0  // tc-3xtf32-wg: the FP32 totals in registers (0) or private memory (1)
+#endif
+#ifdef KERNEL_gemm_tc_3xtf32_wg
+#define WG_3X 1
+#else
+#define WG_3X 0
+#endif
+#define WG_PLANES (1 + WG_3X)  // TF32 planes per operand: big, and small for 3xTF32
 #define WG_THREADS (128 * (BM / 64))
 // cp.async.wait_group's operand: the copy groups that may still be in flight at the top of a
 // step (an immediate, hence spelt out).
@@ -1481,9 +1535,10 @@ inline void wg_copies_visible() { asm volatile("fence.proxy.async.shared::cta;" 
 // Keeps the compiler from reading an accumulator before the wgmma that writes it has finished.
 inline void wg_pin(float* d) { asm volatile("" : "+f"(*d)::"memory"); }
 
-// d (64 x N in the warpgroup's fragments) += A (64 x 8) * B (8 x N), N = 64, 128, 256: each lane of
-// warp w holds, for n8 block j, d[4j ... 4j+3] = rows 16w + g, 16w + g + 8, columns 8j + 2t, +1.
-inline void wg_mma_n64(float* d, const ulong a, const ulong b) {
+// d (64 x N in the warpgroup's fragments) = A (64 x 8) * B (8 x N), plus d where `accumulate`,
+// N = 64, 128, 256: each lane of warp w holds, for n8 block j, d[4j ... 4j+3] = rows 16w + g,
+// 16w + g + 8, columns 8j + 2t, +1.
+inline void wg_mma_n64(float* d, const ulong a, const ulong b, const int accumulate) {
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
       "//@arch-specific wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 "
@@ -1493,9 +1548,9 @@ inline void wg_mma_n64(float* d, const ulong a, const ulong b) {
         "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
         "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
         "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-      : "l"(a), "l"(b), "r"(1));
+      : "l"(a), "l"(b), "r"(accumulate));
 }
-inline void wg_mma_n128(float* d, const ulong a, const ulong b) {
+inline void wg_mma_n128(float* d, const ulong a, const ulong b, const int accumulate) {
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
       "//@arch-specific wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
@@ -1511,9 +1566,9 @@ inline void wg_mma_n128(float* d, const ulong a, const ulong b) {
         "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
         "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
         "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-      : "l"(a), "l"(b), "r"(1));
+      : "l"(a), "l"(b), "r"(accumulate));
 }
-inline void wg_mma_n256(float* d, const ulong a, const ulong b) {
+inline void wg_mma_n256(float* d, const ulong a, const ulong b, const int accumulate) {
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
       "//@arch-specific wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 "
@@ -1541,16 +1596,22 @@ inline void wg_mma_n256(float* d, const ulong a, const ulong b) {
         "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
         "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
         "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
-      : "l"(a), "l"(b), "r"(1));
+      : "l"(a), "l"(b), "r"(accumulate));
 }
 #define WG_CAT(a, b) a##b
 #define WG_MMA(n) WG_CAT(wg_mma_n, n)
 
-__kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_tf32_wg(
-    const int M, const int N, const int K, const float alpha, const float beta,
-    __global const float* restrict A, __global const float* restrict B, __global float* C) {
-  __local float As[STAGES][BM * BK] __attribute__((aligned(128)));  // A, core matrices (header)
-  __local float Bs[STAGES][BN * BK] __attribute__((aligned(128)));  // B transposed, likewise
+__kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void
+#if WG_3X
+gemm_tc_3xtf32_wg
+#else
+gemm_tc_tf32_wg
+#endif
+    (const int M, const int N, const int K, const float alpha, const float beta,
+     __global const float* restrict A, __global const float* restrict B, __global float* C) {
+  // A and B transposed, core matrices (header); with WG_3X the big plane, then the small one.
+  __local float As[STAGES][WG_PLANES * BM * BK] __attribute__((aligned(128)));
+  __local float Bs[STAGES][WG_PLANES * BN * BK] __attribute__((aligned(128)));
 
   const int warpgroup = get_local_id(1);
   const int tid = warpgroup * 128 + get_local_id(0);
@@ -1562,15 +1623,26 @@ __kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_tf3
   const int col0 = block.y * BN;
 
   // A K-step's tiles are contiguous (pack_operand): A's of block row block.x, B's of block
-  // column block.y, one tile per K-step.
-  __global const float* a_tiles = A + block.x * (K / BK) * (BM * BK);
-  __global const float* b_tiles = B + block.y * (K / BK) * (BN * BK);
-#define WG_COPY(step, buf)                                                 \
-  wg_copy_tile(As[buf], a_tiles + (step) * (BM * BK), BM * BK / 4, tid); \
-  wg_copy_tile(Bs[buf], b_tiles + (step) * (BN * BK), BN * BK / 4, tid);
+  // column block.y, one tile (of each plane) per K-step.
+  __global const float* a_tiles = A + block.x * (K / BK) * (WG_PLANES * BM * BK);
+  __global const float* b_tiles = B + block.y * (K / BK) * (WG_PLANES * BN * BK);
+#define WG_COPY(step, buf)                                                                        \
+  wg_copy_tile(As[buf], a_tiles + (step) * (WG_PLANES * BM * BK), WG_PLANES * BM * BK / 4, tid); \
+  wg_copy_tile(Bs[buf], b_tiles + (step) * (WG_PLANES * BN * BK), WG_PLANES * BN * BK / 4, tid);
 
-  float acc[BN / 2];
+  float acc[BN / 2];  // the tensor cores' sums (fragments, above)
   _Pragma("unroll") for (int i = 0; i < BN / 2; ++i) acc[i] = 0.0f;
+#if WG_3X
+#if TOTALS_MEM
+  volatile float total[BN / 2];  // FP32 totals of the chunks' sums, in memory (header)
+#else
+  float total[BN / 2];  // FP32 totals of the chunks' sums
+#endif
+  _Pragma("unroll") for (int i = 0; i < BN / 2; ++i) total[i] = 0.0f;
+#define WG_RESULT total
+#else
+#define WG_RESULT acc
+#endif
 
   const int tiles = K / BK;
   _Pragma("unroll") for (int s = 0; s < STAGES - 2; ++s) {
@@ -1590,11 +1662,31 @@ __kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_tf3
     wg_copies_commit();
     wg_fence();
     _Pragma("unroll") for (int s = 0; s < BK / 8; ++s) {
-      WG_MMA(BN)(acc, wg_descriptor(&As[buf][(2 * s * (BM / 8) + 8 * warpgroup) * 32], BM * 16, 128),
-                 wg_descriptor(&Bs[buf][2 * s * (BN / 8) * 32], BN * 16, 128));
+      const int a_at = (2 * s * (BM / 8) + 8 * warpgroup) * 32, b_at = 2 * s * (BN / 8) * 32;
+      const ulong a_big = wg_descriptor(&As[buf][a_at], BM * 16, 128);
+      const ulong b_big = wg_descriptor(&Bs[buf][b_at], BN * 16, 128);
+#if WG_3X
+      // The small terms first, into a fresh sum at a chunk's first K-step.
+      WG_MMA(BN)(acc, wg_descriptor(&As[buf][BM * BK + a_at], BM * 16, 128), b_big,
+                 s > 0 || step % CHUNK != 0);
+      WG_MMA(BN)(acc, a_big, wg_descriptor(&Bs[buf][BN * BK + b_at], BN * 16, 128), 1);
+#endif
+      WG_MMA(BN)(acc, a_big, b_big, 1);
     }
     wg_commit();
+#if WG_3X
+    if ((step + 1) % CHUNK == 0 || step + 1 == tiles) {
+      wg_wait_all();  // the chunk's sums, complete, into the FP32 totals
+      _Pragma("unroll") for (int i = 0; i < BN / 2; ++i) {
+        wg_pin(&acc[i]);
+        total[i] += acc[i];
+      }
+    } else {
+      wg_wait_all_but_last();
+    }
+#else
     wg_wait_all_but_last();
+#endif
     buf = buf + 1 == STAGES ? 0 : buf + 1;
     next_buf = next_buf + 1 == STAGES ? 0 : next_buf + 1;
   }
@@ -1606,21 +1698,26 @@ __kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_tf3
     const int row = row0 + 64 * warpgroup + 16 * warp + 8 * h + g;
     _Pragma("unroll") for (int j = 0; j < BN / 8; ++j) {
       __global float2* c2 = (__global float2*)(C + row * N + col0 + 8 * j + 2 * t);
-      float2 r = alpha * (float2)(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]);
+      float2 r = alpha * (float2)(WG_RESULT[4 * j + 2 * h], WG_RESULT[4 * j + 2 * h + 1]);
       if (beta != 0.0f) r += beta * *c2;
       *c2 = r;
     }
   }
 }
+#undef WG_RESULT
 #undef WG_CAT
 #undef WG_MMA
 #undef WG_THREADS
+#undef WG_PLANES
 #undef WG_PENDING
+#undef WG_3X
 #undef BM
 #undef BN
 #undef BK
 #undef STAGES
 #undef GROUP_M
+#undef CHUNK
+#undef TOTALS_MEM
 #endif
 
 // ---------------------------------------------------------------------------------------------

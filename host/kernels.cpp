@@ -659,30 +659,36 @@ std::optional<PaddedSizes> exactTilesOrPadded(const ResolvedDefines& d, int m, i
                    " elements; this kernel runs tile multiples only");
 }
 
-Variant tcTf32Wg() {
-  Variant v = openClVariant(
-      "tc-tf32-wg", "gemm_tc_tf32_wg",
-      "NVIDIA Hopper tensor cores (inline PTX wgmma m64nNk8 on operands in local memory, filled "
-      "by cp.async from A and B packed first), A and B rounded to TF32, FP32 sums",
-      {{"BM",
-        128,
-        "rows of C per work-group (a multiple of 64: a warpgroup of 128 work-items each)",
-        {64, 128, 192}},
-       {"BN", 128, "columns of C per work-group: 64, 128 or 256 (the wgmma's N)", {128, 256}},
-       {"BK", 8, "K-step (a multiple of 8)", {8, 16}},
-       {"STAGES", 5, "local buffers, STAGES - 2 K-steps copied ahead: 3 to 8", {3, 4, 5, 6}},
-       {"GROUP_M", 8, "block rows per band of the swizzled work-group order", {8, 16}}},
-      "tc-tf32",
-      "replaces mma.sync by wgmma, whose tensor cores read both operands from local memory: a "
-      "warpgroup's 64 x BN product per k-step runs asynchronously, and cp.async fills a "
-      "STAGES-deep ring of local buffers without passing values through registers; a helper "
-      "kernel first packs A and B (transposed, as TF32 wgmma reads both k-major) tile by tile, "
-      "so each K-step's copy is contiguous");
-  v.arithmetic = Arithmetic::kTf32;
+// tc-tf32-wg and tc-3xtf32-wg: one kernel in kernels.cl, two entries, the same pipeline on packed
+// operands. tc-3xtf32-wg's packing writes two planes per operand (`planes`), so its tiles take
+// twice the local memory, and it has CHUNK and TOTALS_MEM (`extra`): how many K-steps the tensor
+// cores sum before the FP32 totals take the sums, and where those totals live.
+Variant warpgroupFamily(std::string name, std::string entry, Arithmetic arithmetic, int planes,
+                        int bm, int stages, std::vector<Param> extra, std::string summary,
+                        std::string builds_on, std::string adds) {
+  std::vector<Param> params = {
+      {"BM",
+       bm,
+       "rows of C per work-group (a multiple of 64: a warpgroup of 128 work-items each)",
+       {64, 128, 192}},
+      {"BN", 128, "columns of C per work-group: 64, 128 or 256 (the wgmma's N)", {128, 256}},
+      {"BK", 8, "K-step (a multiple of 8)", {8, 16}},
+      {"STAGES", stages, "local buffers, STAGES - 2 K-steps copied ahead: 3 to 8", {3, 4, 5, 6}},
+      {"GROUP_M", 8, "block rows per band of the swizzled work-group order", {8, 16}}};
+  params.insert(params.end(), extra.begin(), extra.end());
+  Variant v = openClVariant(std::move(name), std::move(entry), std::move(summary),
+                            std::move(params), std::move(builds_on), std::move(adds));
+  v.arithmetic = arithmetic;
   v.unsupported = withoutWarpgroupMma;
-  v.constraints = [](const ResolvedDefines& d) {
+  v.constraints = [planes](const ResolvedDefines& d) {
     std::vector<std::string> errors;
     requireAtLeast(errors, d, {"BM", "BN", "BK", "STAGES", "GROUP_M"}, 1);
+    if (planes == 2) {
+      requireAtLeast(errors, d, {"CHUNK"}, 1);
+      if (d.param("TOTALS_MEM") != 0 && d.param("TOTALS_MEM") != 1)
+        errors.push_back("TOTALS_MEM=" + std::to_string(d.param("TOTALS_MEM")) +
+                         " must be 0 (registers) or 1 (private memory)");
+    }
     if (!errors.empty()) return errors;
     if (d.param("BM") % 64 != 0)
       errors.push_back("BM=" + std::to_string(d.param("BM")) +
@@ -702,9 +708,9 @@ Variant tcTf32Wg() {
     const std::size_t bm = std::size_t(d.param("BM")), bn = std::size_t(d.param("BN"));
     return blockShape(m, n, bm, bn, 128, bm / 64, "128 x BM/64");
   };
-  v.local_mem_bytes = [](const ResolvedDefines& d) {
-    return std::size_t(d.param("STAGES")) * std::size_t(d.param("BM") + d.param("BN")) *
-           std::size_t(d.param("BK")) * sizeof(float);
+  v.local_mem_bytes = [planes](const ResolvedDefines& d) {
+    return std::size_t(planes) * std::size_t(d.param("STAGES")) *
+           std::size_t(d.param("BM") + d.param("BN")) * std::size_t(d.param("BK")) * sizeof(float);
   };
   // The kernel handles exact problems only: anything else is padded, A and B by the packing
   // helper, C by resize_matrix.
@@ -715,22 +721,58 @@ Variant tcTf32Wg() {
     return pad ? withPaddedSizes({}, *pad) : std::vector<ResolvedDefine>{};
   };
   v.pack_entry = "pack_operand";
+  v.pack_planes = planes;
   v.pack_shape = [](int rows, int cols) {
     return LaunchShape{{roundUp(std::size_t(cols), 32), roundUp(std::size_t(rows), 32) / 4},
                        {32, 8},
                        "pack_operand's fixed 32 x 8, a 32 x 32 block each"};
   };
-  v.global_bytes = [](const ResolvedDefines& d, int m, int n, int k) {
+  v.global_bytes = [planes](const ResolvedDefines& d, int m, int n, int k) {
     const PaddedSizes p = exactTilesOrPadded(d, m, n, k).value_or(PaddedSizes{m, n, k});
     // Packing reads A and B and writes them packed; C, where padded, is copied in and out.
-    double bytes =
-        tileTraffic(p.m, p.n, p.k, d.param("BM"), d.param("BN")) +
-        double(sizeof(float)) * (double(m) * k + double(k) * n + (double(p.m) + double(p.n)) * p.k);
+    double bytes = planes * tileTraffic(p.m, p.n, p.k, d.param("BM"), d.param("BN")) +
+                   double(sizeof(float)) *
+                       (double(m) * k + double(k) * n + planes * (double(p.m) + double(p.n)) * p.k);
     if (p.m != m || p.n != n)
       bytes += double(sizeof(float)) * 2.0 * (double(m) * n + double(p.m) * p.n);
     return bytes;
   };
   return v;
+}
+
+Variant tcTf32Wg() {
+  return warpgroupFamily(
+      "tc-tf32-wg", "gemm_tc_tf32_wg", Arithmetic::kTf32, 1, 128, 5, {},
+      "NVIDIA Hopper tensor cores (inline PTX wgmma m64nNk8 on operands in local memory, filled "
+      "by cp.async from A and B packed first), A and B rounded to TF32, FP32 sums",
+      "tc-tf32",
+      "replaces mma.sync by wgmma, whose tensor cores read both operands from local memory: a "
+      "warpgroup's 64 x BN product per k-step runs asynchronously, and cp.async fills a "
+      "STAGES-deep ring of local buffers without passing values through registers; a helper "
+      "kernel first packs A and B (transposed, as TF32 wgmma reads both k-major) tile by tile, "
+      "so each K-step's copy is contiguous");
+}
+
+Variant tc3xTf32Wg() {
+  return warpgroupFamily(
+      "tc-3xtf32-wg", "gemm_tc_3xtf32_wg", Arithmetic::k3xTf32, 2, 64, 3,
+      {{"CHUNK",
+        4,
+        "K-steps the tensor cores sum before the sums join the FP32 totals (they truncate: "
+        "longer chunks, larger errors)",
+        {4, 32}},
+       {"TOTALS_MEM",
+        0,
+        "the FP32 totals in registers (0) or private memory (1: BN/2 fewer registers, more "
+        "work-groups per multiprocessor, a round trip per chunk)",
+        {0, 1}}},
+      "NVIDIA Hopper tensor cores with error compensation: tc-tf32-wg's pipeline on A and B "
+      "packed as big and small TF32 parts, three products summed in FP32, FP32 accuracy (judged "
+      "by the FP32 threshold)",
+      "tc-tf32-wg",
+      "packs each value x as two TF32 planes, big = tf32(x) and small = tf32(x - big), copies "
+      "both per K-step and issues three wgmmas (small x big, big x small, big x big); the tensor "
+      "cores sum CHUNK K-steps in a fresh sum, which is then added to FP32 totals");
 }
 
 Variant cpuVariant(std::string name, std::string summary, std::vector<Param> params,
@@ -836,6 +878,7 @@ const std::vector<Variant>& variants() {
       tcTf32(),
       tc3xTf32(),
       tcTf32Wg(),
+      tc3xTf32Wg(),
       cpuNaive(),
       cpuBlocked(),
       cpuBlockedAcc(),

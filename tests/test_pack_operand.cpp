@@ -1,9 +1,12 @@
-// tc-tf32-wg's helper pack_operand, run on the machine's device (pocl's CPU in CI), where the GEMM
-// itself cannot run: A and B transposed written as contiguous BM x BK and BN x BK tiles in
-// core-matrix order, padded with zeros and rounded to TF32, compared element by element with the
-// layout that kernels.cl's tc-tf32-wg header describes, computed here independently.
+// The helper pack_operand of tc-tf32-wg and tc-3xtf32-wg, run on the machine's device (pocl's CPU
+// in CI), where the GEMMs themselves cannot run: A and B transposed written as contiguous BM x BK
+// and BN x BK tiles in core-matrix order, padded with zeros and rounded to TF32 (for
+// tc-3xtf32-wg, PACK_SPLIT, as two planes: big = tf32(x), small = tf32(x - big)), compared element
+// by element with the layout that kernels.cl's tc-tf32-wg header describes, computed here
+// independently.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -18,6 +21,7 @@ namespace {
 
 struct Tiles {
   int bm, bn, bk;
+  bool split;  // PACK_SPLIT: big and small planes (tc-3xtf32-wg)
 };
 
 // TF32 rounding as the tensor-core kernels do it: to nearest, ties away from zero.
@@ -29,14 +33,19 @@ float tf32(float x) {
   return x;
 }
 
-// Where (r, k) of an operand packed as rows x cols lands: tile (r / tile_rows, k / bk), tiles of a
-// row block in k order; in a tile, core matrices of 8 rows x 4 k, those of one k-quad adjacent.
-std::size_t packedIndex(int r, int k, int cols, int tile_rows, int bk) {
+// The packed value of x in plane 0 (big, or the only one) or 1 (small).
+float planeValue(float x, int plane) { return plane == 0 ? tf32(x) : tf32(x - tf32(x)); }
+
+// Where (r, k) of an operand packed as rows x cols lands in `plane` of `planes`: tile
+// (r / tile_rows, k / bk), tiles of a row block in k order, each tile's planes one after the other;
+// in a plane, core matrices of 8 rows x 4 k, those of one k-quad adjacent.
+std::size_t packedIndex(int r, int k, int cols, int tile_rows, int bk, int planes, int plane) {
   const std::size_t tile =
       std::size_t(r / tile_rows) * std::size_t(cols / bk) + std::size_t(k / bk);
   const int row = r % tile_rows, kk = k % bk;
   const int at = ((kk / 4) * (tile_rows / 8) + row / 8) * 32 + (row % 8) * 4 + kk % 4;
-  return tile * std::size_t(tile_rows) * std::size_t(bk) + std::size_t(at);
+  const std::size_t size = std::size_t(tile_rows) * std::size_t(bk);
+  return (tile * std::size_t(planes) + std::size_t(plane)) * size + std::size_t(at);
 }
 
 class PackOperand : public ::testing::TestWithParam<Tiles> {
@@ -53,7 +62,8 @@ class PackOperand : public ::testing::TestWithParam<Tiles> {
     cl::Program program(context, clgemm_test::sourceKernels());
     const std::string options =
         "-D CLGEMM_ONE_KERNEL -D KERNEL_pack_operand -D BM=" + std::to_string(t.bm) +
-        " -D BN=" + std::to_string(t.bn) + " -D BK=" + std::to_string(t.bk);
+        " -D BN=" + std::to_string(t.bn) + " -D BK=" + std::to_string(t.bk) +
+        (t.split ? " -D PACK_SPLIT=1" : "");
     try {
       program.build({device.device}, options.c_str());
     } catch (const cl::Error&) {
@@ -62,7 +72,7 @@ class PackOperand : public ::testing::TestWithParam<Tiles> {
     }
     // Only the helper's section (and what it shares): the GEMM's needs NVIDIA's compiler.
     cl::Kernel kernel(program, "pack_operand");
-    const std::vector<float> sentinel(std::size_t(rows) * std::size_t(cols), -7.0f);
+    const std::vector<float> sentinel(planes() * std::size_t(rows) * std::size_t(cols), -7.0f);
     cl::Buffer in(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, src.size() * sizeof(float),
                   const_cast<float*>(src.data()));
     cl::Buffer out(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
@@ -81,6 +91,8 @@ class PackOperand : public ::testing::TestWithParam<Tiles> {
     queue.enqueueReadBuffer(out, CL_TRUE, 0, result.size() * sizeof(float), result.data());
     return result;
   }
+
+  std::size_t planes() const { return GetParam().split ? 2 : 1; }
 };
 
 std::vector<float> randomMatrix(int rows, int cols, unsigned seed) {
@@ -93,17 +105,21 @@ std::vector<float> randomMatrix(int rows, int cols, unsigned seed) {
 
 int roundUp(int value, int multiple) { return (value + multiple - 1) / multiple * multiple; }
 
-// Every element of a packed rows x cols operand against `expected(r, k)`: the first mismatches
-// reported, their number returned.
-template <typename Expected>
+// Every element of every plane of a packed rows x cols operand against the plane's value of
+// `source(r, k)` (zero outside the source): the first mismatches reported, their number returned.
+template <typename Source>
 std::size_t mismatches(const std::vector<float>& packed, int rows, int cols, int tile_rows, int bk,
-                       const char* name, Expected expected) {
+                       int planes, const char* name, Source source) {
   std::size_t count = 0;
-  for (int r = 0; r < rows; ++r) {
-    for (int k = 0; k < cols; ++k) {
-      const float want = expected(r, k), got = packed[packedIndex(r, k, cols, tile_rows, bk)];
-      if (got != want && count++ < 5)
-        ADD_FAILURE() << name << "(" << r << ", " << k << "): " << got << ", expected " << want;
+  for (int plane = 0; plane < planes; ++plane) {
+    for (int r = 0; r < rows; ++r) {
+      for (int k = 0; k < cols; ++k) {
+        const float want = planeValue(source(r, k), plane);
+        const float got = packed[packedIndex(r, k, cols, tile_rows, bk, planes, plane)];
+        if (got != want && count++ < 5)
+          ADD_FAILURE() << name << " plane " << plane << " (" << r << ", " << k << "): " << got
+                        << ", expected " << want;
+      }
     }
   }
   return count;
@@ -115,10 +131,10 @@ TEST_P(PackOperand, PacksAPaddedAndRounded) {
   const int rows = roundUp(m, t.bm), cols = roundUp(k, t.bk);
   const std::vector<float> a = randomMatrix(m, k, 11);
   const std::vector<float> packed = pack(0, a, m, k, rows, cols);
-  ASSERT_EQ(packed.size(), std::size_t(rows) * std::size_t(cols));
-  EXPECT_EQ(mismatches(packed, rows, cols, t.bm, t.bk, "A",
+  ASSERT_EQ(packed.size(), planes() * std::size_t(rows) * std::size_t(cols));
+  EXPECT_EQ(mismatches(packed, rows, cols, t.bm, t.bk, int(planes()), "A",
                        [&](int r, int kk) {
-                         return (r < m && kk < k) ? tf32(a[std::size_t(r) * k + kk]) : 0.0f;
+                         return (r < m && kk < k) ? a[std::size_t(r) * k + kk] : 0.0f;
                        }),
             0u);
 }
@@ -129,10 +145,10 @@ TEST_P(PackOperand, PacksBTransposedPaddedAndRounded) {
   const int rows = roundUp(n, t.bn), cols = roundUp(k, t.bk);
   const std::vector<float> b = randomMatrix(k, n, 12);  // K x N, as the GEMM gets it
   const std::vector<float> packed = pack(1, b, k, n, rows, cols);
-  ASSERT_EQ(packed.size(), std::size_t(rows) * std::size_t(cols));
-  EXPECT_EQ(mismatches(packed, rows, cols, t.bn, t.bk, "Bt",
+  ASSERT_EQ(packed.size(), planes() * std::size_t(rows) * std::size_t(cols));
+  EXPECT_EQ(mismatches(packed, rows, cols, t.bn, t.bk, int(planes()), "Bt",
                        [&](int r, int kk) {
-                         return (r < n && kk < k) ? tf32(b[std::size_t(kk) * n + r]) : 0.0f;
+                         return (r < n && kk < k) ? b[std::size_t(kk) * n + r] : 0.0f;
                        }),
             0u);
 }
@@ -144,14 +160,28 @@ TEST(PackOperandRounding, RoundsToNearestTf32) {
   EXPECT_EQ(tf32(1.0f + 0x1.0p-12f), 1.0f);
 }
 
-// tc-tf32-wg's defaults and other tiles it allows (BM 64/192, BN 64/256, BK 16).
+// Why tc-3xtf32-wg packs two planes: big + small holds x to about FP32's precision (22 of its 24
+// bits), where big alone keeps 11.
+TEST(PackOperandRounding, BigPlusSmallIsAlmostX) {
+  const std::vector<float> values = randomMatrix(1, 1000, 13);
+  for (const float x : values) {
+    const float big = planeValue(x, 0), small = planeValue(x, 1);
+    EXPECT_LE(std::fabs(double(x) - big - small), std::fabs(x) * 0x1.0p-22) << x;
+    EXPECT_LE(std::fabs(double(x) - big), std::fabs(x) * 0x1.0p-11) << x;
+  }
+}
+
+// tc-tf32-wg's defaults and other tiles it allows (BM 64/192, BN 64/256, BK 16); tc-3xtf32-wg's
+// defaults and another tile, in two planes.
 INSTANTIATE_TEST_SUITE_P(Tiles, PackOperand,
-                         ::testing::Values(Tiles{128, 128, 8}, Tiles{64, 256, 16},
-                                           Tiles{192, 64, 8}),
+                         ::testing::Values(Tiles{128, 128, 8, false}, Tiles{64, 256, 16, false},
+                                           Tiles{192, 64, 8, false}, Tiles{64, 128, 8, true},
+                                           Tiles{128, 64, 16, true}),
                          [](const auto& info) {
                            return "BM" + std::to_string(info.param.bm) + "_BN" +
                                   std::to_string(info.param.bn) + "_BK" +
-                                  std::to_string(info.param.bk);
+                                  std::to_string(info.param.bk) +
+                                  (info.param.split ? "_Split" : "");
                          });
 
 }  // namespace

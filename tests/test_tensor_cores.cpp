@@ -93,22 +93,26 @@ TEST(TensorCoresUnsupportedOn, AmpereAndHopperRunThem) {
   }
 }
 
-// tc-tf32-wg's wgmma exists on compute capability 9.0 only: not on Ampere, nor on what follows.
+// The wgmma of tc-tf32-wg and tc-3xtf32-wg exists on compute capability 9.0 only: not on Ampere,
+// nor on what follows.
 TEST(TensorCoresUnsupportedOn, WarpgroupMmaNeedsHopperAndSaysSo) {
-  const auto& wg = registryVariant("tc-tf32-wg");
-  EXPECT_EQ(clgemm::unsupportedOn(wg, nvidiaGpu(9, 0)), std::nullopt);
-  for (const auto& [major, minor] : {std::pair{8, 0}, std::pair{8, 9}, std::pair{10, 0}}) {
-    const auto why = clgemm::unsupportedOn(wg, nvidiaGpu(major, minor));
-    ASSERT_TRUE(why.has_value()) << major << "." << minor;
-    EXPECT_NE(why->find("9.0"), std::string::npos) << *why;
-    EXPECT_NE(why->find(std::to_string(major) + "." + std::to_string(minor)), std::string::npos)
-        << *why;
+  for (const char* name : {"tc-tf32-wg", "tc-3xtf32-wg"}) {
+    SCOPED_TRACE(name);
+    const auto& wg = registryVariant(name);
+    EXPECT_EQ(clgemm::unsupportedOn(wg, nvidiaGpu(9, 0)), std::nullopt);
+    for (const auto& [major, minor] : {std::pair{8, 0}, std::pair{8, 9}, std::pair{10, 0}}) {
+      const auto why = clgemm::unsupportedOn(wg, nvidiaGpu(major, minor));
+      ASSERT_TRUE(why.has_value()) << major << "." << minor;
+      EXPECT_NE(why->find("9.0"), std::string::npos) << *why;
+      EXPECT_NE(why->find(std::to_string(major) + "." + std::to_string(minor)), std::string::npos)
+          << *why;
+    }
+    // What stops tc-tf32 stops it first, with the same words.
+    EXPECT_EQ(clgemm::unsupportedOn(wg, amdGpu()),
+              clgemm::unsupportedOn(registryVariant("tc-tf32"), amdGpu()));
+    EXPECT_EQ(clgemm::unsupportedOn(wg, nvidiaGpu(7, 5)),
+              clgemm::unsupportedOn(registryVariant("tc-tf32"), nvidiaGpu(7, 5)));
   }
-  // What stops tc-tf32 stops it first, with the same words.
-  EXPECT_EQ(clgemm::unsupportedOn(wg, amdGpu()),
-            clgemm::unsupportedOn(registryVariant("tc-tf32"), amdGpu()));
-  EXPECT_EQ(clgemm::unsupportedOn(wg, nvidiaGpu(7, 5)),
-            clgemm::unsupportedOn(registryVariant("tc-tf32"), nvidiaGpu(7, 5)));
 }
 
 TEST(TensorCoresUnsupportedOn, Fp32KernelsAndCpuPathsRunAnywhere) {
@@ -147,6 +151,9 @@ TEST(TensorCoresArithmetic, NamesAndThresholds) {
   EXPECT_EQ(clgemm::arithmeticName(x3.arithmetic), "3xtf32");
   EXPECT_EQ(clgemm::errorThresholdFor(x3.arithmetic), clgemm::kErrorRatioThreshold);
   EXPECT_EQ(clgemm::errorThresholdFor(x3.arithmetic), 16.0);
+  // The wgmma pair: the same arithmetic, the same thresholds.
+  EXPECT_EQ(registryVariant("tc-tf32-wg").arithmetic, Arithmetic::kTf32);
+  EXPECT_EQ(registryVariant("tc-3xtf32-wg").arithmetic, Arithmetic::k3xTf32);
 }
 
 TEST(TensorCoresArithmetic, OnlyTf32VariantsGetTheTf32Threshold) {
@@ -328,7 +335,9 @@ TEST(TensorCoresKernelsCl, TheirSectionIsCompiledOnlyWhenNamed) {
 
 TEST(TensorCoresKernelsCl, TheWarpgroupSectionMasksEveryWgmmaInstruction) {
   const std::string text = clgemm_test::sourceKernels();
-  EXPECT_NE(text.find("\n#if defined(KERNEL_gemm_tc_tf32_wg)\n"), std::string::npos);
+  EXPECT_NE(
+      text.find("\n#if defined(KERNEL_gemm_tc_tf32_wg) || defined(KERNEL_gemm_tc_3xtf32_wg)\n"),
+      std::string::npos);
   // Every wgmma instruction behind the marker (the first build targets sm_90, where they would
   // not assemble), and at least the ones the pipeline needs.
   std::size_t masked = 0;
@@ -359,7 +368,7 @@ TEST(TensorCoresKernelsCl, TheWholeFileBuildsOnTheDeviceWithoutThem) {
   const std::string names = ";" + program.getInfo<CL_PROGRAM_KERNEL_NAMES>() + ";";
   for (const auto& v : clgemm::variants()) {
     if (v.backend != clgemm::Backend::kOpenCl) continue;
-    const bool tensor_cores = v.arithmetic != Arithmetic::kFp32;  // tc-tf32, tc-3xtf32, tc-tf32-wg
+    const bool tensor_cores = v.arithmetic != Arithmetic::kFp32;  // tc-*
     EXPECT_EQ(names.find(";" + v.entry + ";") != std::string::npos, !tensor_cores)
         << v.entry << " in " << names;
   }
