@@ -716,8 +716,18 @@ Variant warpgroupFamily(std::string name, std::string entry, Arithmetic arithmet
   // helper, C by resize_matrix.
   addTilePadding(v);
   v.padding = exactTilesOrPadded;
-  v.problem_defines = [](const ResolvedDefines& d, int m, int n, int k) {
+  v.problem_defines = [planes](const ResolvedDefines& d, int m, int n, int k) {
     const auto pad = exactTilesOrPadded(d, m, n, k);
+    // The packed operands, `planes` floats per element, are indexed in 32 bits too.
+    const PaddedSizes p = pad.value_or(PaddedSizes{m, n, k});
+    const double packed = double(planes) * std::max(p.m, p.n) * double(p.k);
+    if (packed > std::numeric_limits<int>::max())
+      throw UsageError(std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) +
+                       ": the packed operands, " + std::to_string(planes) + " x " +
+                       std::to_string(std::max(p.m, p.n)) + " x " + std::to_string(p.k) +
+                       " floats, would pass the " +
+                       std::to_string(std::numeric_limits<int>::max()) +
+                       " elements this kernel's 32-bit indices reach");
     return pad ? withPaddedSizes({}, *pad) : std::vector<ResolvedDefine>{};
   };
   v.pack_entry = "pack_operand";

@@ -16,6 +16,7 @@
 #include "csv_table.hpp"
 #include "defines.hpp"
 #include "device.hpp"
+#include "errors.hpp"
 #include "kernels.hpp"
 #include "problem.hpp"
 #include "ptx_arch.hpp"
@@ -255,6 +256,22 @@ clgemm::ResolvedDefines definesOf(const clgemm::Variant& v, const std::vector<st
   std::vector<clgemm::UserDefine> user;
   for (const auto& a : args) user.push_back(clgemm::parseDefine(a));
   return clgemm::ResolvedDefines(v.params, user);
+}
+
+// tc-3xtf32-wg packs two floats per element of A and B, which its 32-bit indices must still reach:
+// a problem whose operands fit one plane but not two is refused before anything is built.
+TEST(TensorCoresPacking, TwoPlanesMustFitThe32BitIndices) {
+  const auto& x3 = registryVariant("tc-3xtf32-wg");
+  EXPECT_NO_THROW(x3.problem_defines(definesOf(x3, {}), 16384, 16384, 16384));
+  try {
+    x3.problem_defines(definesOf(x3, {}), 32768, 64, 32768);
+    ADD_FAILURE() << "2 x 32768 x 32768 packed floats accepted";
+  } catch (const clgemm::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("32768x64x32768"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("2 x 32768 x 32768"), std::string::npos) << e.what();
+  }
+  const auto& tf32 = registryVariant("tc-tf32-wg");
+  EXPECT_NO_THROW(tf32.problem_defines(definesOf(tf32, {}), 32768, 64, 32768));
 }
 
 std::optional<std::string> violations(const std::string& name,
