@@ -1315,8 +1315,9 @@ gemm_tc_tf32
 // pack_operand: the helper of tc-tf32-wg and tc-3xtf32-wg, in a section of its own so that it
 // builds anywhere (tests check it on the CPU, with KERNEL_pack_operand); its layout is described
 // with tc-tf32-wg below. It reads the tile sizes BM, BN, BK where the host passes them and
-// otherwise assumes tc-tf32-wg's defaults. PACK_SPLIT (set for tc-3xtf32-wg) writes each value x
-// as two TF32 planes, big = tf32(x) and small = tf32(x - big), a tile of each per K-step.
+// otherwise assumes tc-tf32-wg's defaults. PACK_SPLIT (set for tc-3xtf32-wg) writes B's values x
+// as two TF32 planes, big = tf32(x) and small = tf32(x - big), a tile of each per K-step, and A's
+// unrounded, each tile in the order of the wgmma's register fragments (the kernel splits them).
 #if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_gemm_tc_tf32_wg) || \
     defined(KERNEL_gemm_tc_3xtf32_wg) || defined(KERNEL_pack_operand)
 #if defined(BM) && defined(BN) && defined(BK)
@@ -1340,13 +1341,21 @@ gemm_tc_tf32
 inline int wg_at(const int rows, const int row, const int kq) {
   return (kq * (rows / 8) + row / 8) * 32 + (row % 8) * 4;
 }
+// Float index of (row, k) in a tile of `rows` rows x BK in register-fragment order (tc-3xtf32-wg's
+// A, see its header): per 8-k step and 64 rows, the 128 work-items' four values one after another.
+inline int wg_fragment_at(const int rows, const int row, const int k) {
+  const int item = ((row % 64) / 16) * 32 + (row % 8) * 4 + k % 4;  // warp, g, t
+  const int value = (row % 16) / 8 + 2 * ((k % 8) / 4);             // a0 ... a3
+  return (((k / 8) * (rows / 64) + row / 64) * 128 + item) * 4 + value;
+}
 
 // pack_operand: operand 0, A (M x K), or operand 1, B transposed (N x K), read from its source
 // (src_rows x src_cols as stored: M x K, or K x N) and written as `rows` x `cols` (padded rows and
 // K), zeros outside the source, rounded to TF32: tiles of BM (A) or BN (B) rows x BK, tile
-// (rb, kt) at (rb cols/BK + kt) x its size, in core-matrix order. With PACK_SPLIT each tile is
-// twice that, the big plane followed by the small one. A work-group moves a 32 x 32 block through
-// local memory: reads along the source's rows, writes whole core matrices.
+// (rb, kt) at (rb cols/BK + kt) x its size, in core-matrix order. With PACK_SPLIT, B's tiles are
+// twice that, the big plane followed by the small one, and A's are unrounded, in fragment order.
+// A work-group moves a 32 x 32 block through local memory: reads along the source's rows, writes
+// whole core matrices.
 // Global (ceil(cols/32)*32, ceil(rows/32)*8), local (32, 8).
 __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
     const int operand, const int src_rows, const int src_cols, __global const float* restrict src,
@@ -1374,8 +1383,12 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
       const float x = block[row][k];
       const float big = as_float(tc_tf32(x));
 #if PACK_SPLIT
-      dst[2 * tile * size + at] = big;
-      dst[2 * tile * size + size + at] = as_float(tc_tf32(x - big));  // x - big is exact
+      if (operand == 0) {
+        dst[tile * size + wg_fragment_at(tile_rows, r % tile_rows, kk % PACK_BK)] = x;
+      } else {
+        dst[2 * tile * size + at] = big;
+        dst[2 * tile * size + size + at] = as_float(tc_tf32(x - big));  // x - big is exact
+      }
 #else
       dst[tile * size + at] = big;
 #endif
@@ -1425,44 +1438,49 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
 // memory while one multiplies; with 48 KiB of local memory per work-group, NVIDIA's OpenCL limit,
 // more blocks per multiprocessor add the rest.
 //
-// tc-3xtf32-wg (WG_3X), the FP32-accurate version, is the same pipeline on operands packed as two
-// TF32 planes, big = tf32(x) and small = tf32(x - big) (PACK_SPLIT), each tile twice the size:
-// per k-step three wgmmas, small x big, big x small, big x big (small x small lies below FP32's
-// rounding, as does what rounding small loses). The tensor cores' FP32 sums truncate, and over a
-// long K that bias exceeds FP32's error (tc-tf32/tc-3xtf32's header), so they sum only CHUNK
-// K-steps: then the work-item waits for its wgmmas, adds their sums to FP32 totals with ordinary,
-// rounded adds, and the next wgmma starts a fresh sum (scale-d = 0). The totals take BN/2 more
-// registers (157 in all at 64 x 128: three work-groups per multiprocessor, where tc-tf32-wg's 96
-// allow five). TOTALS_MEM = 1 keeps them in private memory instead (volatile, so the compiler
-// cannot hold them in registers): five work-groups again, for a round trip through the cache per
-// chunk, which pays only with long chunks, whose truncated sums cost accuracy
-// (docs/performance.md).
+// tc-3xtf32-wg (WG_3X), the FP32-accurate version, splits each value x into two TF32 parts, big =
+// tf32(x) and small = tf32(x - big), and issues three wgmmas per 8-k step: small x big, big x
+// small, big x big (small x small lies below FP32's rounding, as does what rounding small loses).
+// Moving both parts of both operands would double the bytes per product, which the L2 cannot
+// deliver at these rates (docs/performance.md), so only B travels as two planes (PACK_SPLIT),
+// through the same cp.async ring; A comes unrounded, and each work-item loads its four values of
+// the wgmma's register fragment (rows g, g + 8 of its warp's 16, k t, t + 4) from global memory
+// two K-steps ahead, splits them itself, and hands the parts to the wgmma in registers. The
+// packing writes A's tiles in that order, a float4 per work-item and 8-k step. As the wgmma reads
+// those registers while it runs, the next split must wait for it: the wait (wgmma.wait_group 0)
+// comes after the next step's barrier and copies, which the tensor cores overlap.
+// The tensor cores' FP32 sums truncate, and over a long K that bias exceeds FP32's error
+// (tc-tf32/tc-3xtf32's header), so they sum only CHUNK K-steps: then the work-item adds their sums
+// to FP32 totals with ordinary, rounded adds, and the next wgmma starts a fresh sum (scale-d = 0).
+// The totals take BN/2 more registers (168 in all at 64 x 128: three work-groups per
+// multiprocessor). TOTALS_MEM = 1 keeps them in private memory instead (volatile, so the compiler
+// cannot hold them in registers), for a round trip through the cache per chunk.
 #if defined(KERNEL_gemm_tc_tf32_wg) || defined(KERNEL_gemm_tc_3xtf32_wg)
 #ifndef BM
 #ifdef KERNEL_gemm_tc_3xtf32_wg
-#define BM 64  // four tiles per K-step: three stages of 64 x 128 fit in 48 KiB
+#define BM 64  // one warpgroup: its sums and totals take 128 registers per work-item at BN 128
 #else
 #define BM 128  // rows of C per work-group (a multiple of 64: one warpgroup per 64 rows)
 #endif
 #endif
 #ifndef BN
-#define BN 128  // columns of C per work-group: 64, 128 or 256 (the wgmma's N)
+#define BN 128  // columns of C per work-group: 64, 128 or 256 (the wgmma's N; 3xTF32: 64, 128)
 #endif
 #ifndef BK
 #define BK 8  // K-step (a multiple of 8)
 #endif
 #ifndef STAGES
-#ifdef KERNEL_gemm_tc_3xtf32_wg
-#define STAGES 3  // local buffers: 3 to 8
-#else
-#define STAGES 5
-#endif
+#define STAGES 5  // local buffers: 3 to 8
 #endif
 #ifndef GROUP_M
-#define GROUP_M 8  // block rows per band of the swizzled work-group order
+#ifdef KERNEL_gemm_tc_3xtf32_wg
+#define GROUP_M 16  // block rows per band of the swizzled work-group order
+#else
+#define GROUP_M 8
+#endif
 #endif
 #ifndef CHUNK
-#define CHUNK 4  // tc-3xtf32-wg: K-steps the tensor cores sum before the FP32 totals take them
+#define CHUNK 8  // tc-3xtf32-wg: K-steps the tensor cores sum before the FP32 totals take them
 #endif
 #ifndef TOTALS_MEM
 #define TOTALS_MEM 0  // tc-3xtf32-wg: the FP32 totals in registers (0) or private memory (1)
@@ -1472,7 +1490,6 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
 #else
 #define WG_3X 0
 #endif
-#define WG_PLANES (1 + WG_3X)  // TF32 planes per operand: big, and small for 3xTF32
 #define WG_THREADS (128 * (BM / 64))
 // cp.async.wait_group's operand: the copy groups that may still be in flight at the top of a
 // step (an immediate, hence spelt out).
@@ -1601,48 +1618,44 @@ inline void wg_mma_n256(float* d, const ulong a, const ulong b, const int accumu
 #define WG_CAT(a, b) a##b
 #define WG_MMA(n) WG_CAT(wg_mma_n, n)
 
-__kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void
-#if WG_3X
-gemm_tc_3xtf32_wg
-#else
-gemm_tc_tf32_wg
-#endif
-    (const int M, const int N, const int K, const float alpha, const float beta,
-     __global const float* restrict A, __global const float* restrict B, __global float* C) {
-  // A and B transposed, core matrices (header); with WG_3X the big plane, then the small one.
-  __local float As[STAGES][WG_PLANES * BM * BK] __attribute__((aligned(128)));
-  __local float Bs[STAGES][WG_PLANES * BN * BK] __attribute__((aligned(128)));
+// C's BM x BN block from the warpgroups' fragments r: alpha r + beta C.
+inline void wg_store_c(__global float* C, const int N, const int row0, const int col0,
+                       const float alpha, const float beta, const float* r) {
+  const int lane = get_local_id(0) % 32, warp = get_local_id(0) / 32;
+  const int g = lane / 4, t = lane % 4;
+  _Pragma("unroll") for (int h = 0; h < 2; ++h) {
+    const int row = row0 + 64 * get_local_id(1) + 16 * warp + 8 * h + g;
+    _Pragma("unroll") for (int j = 0; j < BN / 8; ++j) {
+      __global float2* c2 = (__global float2*)(C + row * N + col0 + 8 * j + 2 * t);
+      float2 v = alpha * (float2)(r[4 * j + 2 * h], r[4 * j + 2 * h + 1]);
+      if (beta != 0.0f) v += beta * *c2;
+      *c2 = v;
+    }
+  }
+}
+
+#if !WG_3X
+__kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_tf32_wg(
+    const int M, const int N, const int K, const float alpha, const float beta,
+    __global const float* restrict A, __global const float* restrict B, __global float* C) {
+  // A and B transposed, core matrices (header).
+  __local float As[STAGES][BM * BK] __attribute__((aligned(128)));
+  __local float Bs[STAGES][BN * BK] __attribute__((aligned(128)));
 
   const int warpgroup = get_local_id(1);
   const int tid = warpgroup * 128 + get_local_id(0);
-  const int lane = get_local_id(0) % 32, warp = get_local_id(0) / 32;
-  const int g = lane / 4, t = lane % 4;
 
   const int2 block = swizzled_block(GROUP_M);
-  const int row0 = block.x * BM;
-  const int col0 = block.y * BN;
-
   // A K-step's tiles are contiguous (pack_operand): A's of block row block.x, B's of block
-  // column block.y, one tile (of each plane) per K-step.
-  __global const float* a_tiles = A + block.x * (K / BK) * (WG_PLANES * BM * BK);
-  __global const float* b_tiles = B + block.y * (K / BK) * (WG_PLANES * BN * BK);
-#define WG_COPY(step, buf)                                                                        \
-  wg_copy_tile(As[buf], a_tiles + (step) * (WG_PLANES * BM * BK), WG_PLANES * BM * BK / 4, tid); \
-  wg_copy_tile(Bs[buf], b_tiles + (step) * (WG_PLANES * BN * BK), WG_PLANES * BN * BK / 4, tid);
+  // column block.y, one tile per K-step.
+  __global const float* a_tiles = A + block.x * (K / BK) * (BM * BK);
+  __global const float* b_tiles = B + block.y * (K / BK) * (BN * BK);
+#define WG_COPY(step, buf)                                               \
+  wg_copy_tile(As[buf], a_tiles + (step) * (BM * BK), BM * BK / 4, tid); \
+  wg_copy_tile(Bs[buf], b_tiles + (step) * (BN * BK), BN * BK / 4, tid);
 
   float acc[BN / 2];  // the tensor cores' sums (fragments, above)
   _Pragma("unroll") for (int i = 0; i < BN / 2; ++i) acc[i] = 0.0f;
-#if WG_3X
-#if TOTALS_MEM
-  volatile float total[BN / 2];  // FP32 totals of the chunks' sums, in memory (header)
-#else
-  float total[BN / 2];  // FP32 totals of the chunks' sums
-#endif
-  _Pragma("unroll") for (int i = 0; i < BN / 2; ++i) total[i] = 0.0f;
-#define WG_RESULT total
-#else
-#define WG_RESULT acc
-#endif
 
   const int tiles = K / BK;
   _Pragma("unroll") for (int s = 0; s < STAGES - 2; ++s) {
@@ -1663,52 +1676,157 @@ gemm_tc_tf32_wg
     wg_fence();
     _Pragma("unroll") for (int s = 0; s < BK / 8; ++s) {
       const int a_at = (2 * s * (BM / 8) + 8 * warpgroup) * 32, b_at = 2 * s * (BN / 8) * 32;
-      const ulong a_big = wg_descriptor(&As[buf][a_at], BM * 16, 128);
-      const ulong b_big = wg_descriptor(&Bs[buf][b_at], BN * 16, 128);
-#if WG_3X
-      // The small terms first, into a fresh sum at a chunk's first K-step.
-      WG_MMA(BN)(acc, wg_descriptor(&As[buf][BM * BK + a_at], BM * 16, 128), b_big,
-                 s > 0 || step % CHUNK != 0);
-      WG_MMA(BN)(acc, a_big, wg_descriptor(&Bs[buf][BN * BK + b_at], BN * 16, 128), 1);
-#endif
-      WG_MMA(BN)(acc, a_big, b_big, 1);
+      WG_MMA(BN)(acc, wg_descriptor(&As[buf][a_at], BM * 16, 128),
+                 wg_descriptor(&Bs[buf][b_at], BN * 16, 128), 1);
     }
     wg_commit();
-#if WG_3X
-    if ((step + 1) % CHUNK == 0 || step + 1 == tiles) {
-      wg_wait_all();  // the chunk's sums, complete, into the FP32 totals
-      _Pragma("unroll") for (int i = 0; i < BN / 2; ++i) {
-        wg_pin(&acc[i]);
-        total[i] += acc[i];
-      }
-    } else {
-      wg_wait_all_but_last();
-    }
-#else
     wg_wait_all_but_last();
-#endif
     buf = buf + 1 == STAGES ? 0 : buf + 1;
     next_buf = next_buf + 1 == STAGES ? 0 : next_buf + 1;
   }
 #undef WG_COPY
   wg_wait_all();
   _Pragma("unroll") for (int i = 0; i < BN / 2; ++i) wg_pin(&acc[i]);
+  wg_store_c(C, N, block.x * BM, block.y * BN, alpha, beta, acc);
+}
 
-  _Pragma("unroll") for (int h = 0; h < 2; ++h) {
-    const int row = row0 + 64 * warpgroup + 16 * warp + 8 * h + g;
-    _Pragma("unroll") for (int j = 0; j < BN / 8; ++j) {
-      __global float2* c2 = (__global float2*)(C + row * N + col0 + 8 * j + 2 * t);
-      float2 r = alpha * (float2)(WG_RESULT[4 * j + 2 * h], WG_RESULT[4 * j + 2 * h + 1]);
-      if (beta != 0.0f) r += beta * *c2;
-      *c2 = r;
+#else
+// d (as above) = A (64 x 8) * B (8 x N), plus d where `accumulate`, A in registers: this
+// work-item's four TF32 values a, rows g, g + 8 of its warp's 16, k t, t + 4 (a.x: g, t;
+// a.y: g + 8, t; a.z: g, t + 4; a.w: g + 8, t + 4).
+inline void wg_mma_ra_n64(float* d, const uint4 a, const ulong b, const int accumulate) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
+      "//@arch-specific wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+      " %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31},"
+      " {%32, %33, %34, %35}, %36, p, 1, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+      : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "l"(b), "r"(accumulate));
+}
+inline void wg_mma_ra_n128(float* d, const uint4 a, const ulong b, const int accumulate) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
+      "//@arch-specific wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+      " %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+      " %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+      " %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63},"
+      " {%64, %65, %66, %67}, %68, p, 1, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+      : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "l"(b), "r"(accumulate));
+}
+#define WG_MMA_RA(n) WG_CAT(wg_mma_ra_n, n)
+
+// The big parts of four values, and the small ones: x - big is exact, and rounded to TF32 too.
+inline uint4 wg_big(const float4 x) {
+  return (uint4)(tc_tf32(x.x), tc_tf32(x.y), tc_tf32(x.z), tc_tf32(x.w));
+}
+inline uint4 wg_small(const float4 x, const uint4 big) {
+  return (uint4)(tc_tf32(x.x - as_float(big.x)), tc_tf32(x.y - as_float(big.y)),
+                 tc_tf32(x.z - as_float(big.z)), tc_tf32(x.w - as_float(big.w)));
+}
+
+__kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_3xtf32_wg(
+    const int M, const int N, const int K, const float alpha, const float beta,
+    __global const float* restrict A, __global const float* restrict B, __global float* C) {
+  // B transposed, core matrices (header): a K-step's big plane, then its small one.
+  __local float Bs[STAGES][2 * BN * BK] __attribute__((aligned(128)));
+
+  const int tid = get_local_id(1) * 128 + get_local_id(0);
+  const int2 block = swizzled_block(GROUP_M);
+  // A's tiles in fragment order (pack_operand): this work-item's raw values of 8-k step s of
+  // K-step `step` are one float4.
+  __global const float4* a_frags = (__global const float4*)A + block.x * (K / BK) * (BM * BK / 4) +
+                                   get_local_id(1) * 128 + get_local_id(0);
+#define WG_A(step, s) a_frags[(step) * (BM * BK / 4) + (s) * (BM / 64) * 128]
+  __global const float* b_tiles = B + block.y * (K / BK) * (2 * BN * BK);
+#define WG_COPY(step, buf) \
+  wg_copy_tile(Bs[buf], b_tiles + (step) * (2 * BN * BK), 2 * BN * BK / 4, tid);
+
+  float acc[BN / 2];  // the tensor cores' sums of the current chunk (fragments, above)
+  _Pragma("unroll") for (int i = 0; i < BN / 2; ++i) acc[i] = 0.0f;
+#if TOTALS_MEM
+  volatile float total[BN / 2];  // FP32 totals of the chunks' sums, in memory (header)
+#else
+  float total[BN / 2];  // FP32 totals of the chunks' sums
+#endif
+  _Pragma("unroll") for (int i = 0; i < BN / 2; ++i) total[i] = 0.0f;
+
+  const int tiles = K / BK;
+  _Pragma("unroll") for (int s = 0; s < STAGES - 2; ++s) {
+    if (s < tiles) {
+      WG_COPY(s, s)
+    }
+    wg_copies_commit();  // empty groups too: the count wg_copies_wait relies on
+  }
+  float4 ahead[2][BK / 8];  // raw A of the next two K-steps: global memory's latency is long
+  _Pragma("unroll") for (int q = 0; q < 2; ++q) {
+    _Pragma("unroll") for (int s = 0; s < BK / 8; ++s) {
+      ahead[q][s] = q < tiles ? WG_A(q, s) : (float4)(0.0f);
     }
   }
+  uint4 big[BK / 8], small[BK / 8];  // the current K-step's parts, which its wgmmas read
+  int buf = 0, next_buf = STAGES - 2;
+  for (int step = 0; step < tiles; ++step) {
+    wg_copies_wait();
+    wg_copies_visible();
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (step + STAGES - 2 < tiles) {
+      WG_COPY(step + STAGES - 2, next_buf)
+    }
+    wg_copies_commit();
+    // The previous K-step's wgmmas, which ran through the barrier, are done with big and small.
+    wg_wait_all();
+    if (step > 0 && step % CHUNK == 0) {  // a chunk's sums, complete, into the FP32 totals
+      _Pragma("unroll") for (int i = 0; i < BN / 2; ++i) {
+        wg_pin(&acc[i]);
+        total[i] += acc[i];
+      }
+    }
+    _Pragma("unroll") for (int s = 0; s < BK / 8; ++s) {
+      big[s] = wg_big(ahead[0][s]);
+      small[s] = wg_small(ahead[0][s], big[s]);
+      ahead[0][s] = ahead[1][s];
+      if (step + 2 < tiles) ahead[1][s] = WG_A(step + 2, s);
+    }
+    wg_fence();
+    _Pragma("unroll") for (int s = 0; s < BK / 8; ++s) {
+      const ulong b_big = wg_descriptor(&Bs[buf][8 * s * BN], BN * 16, 128);
+      const ulong b_small = wg_descriptor(&Bs[buf][BN * BK + 8 * s * BN], BN * 16, 128);
+      // The small terms first, into a fresh sum at a chunk's first K-step.
+      WG_MMA_RA(BN)(acc, small[s], b_big, s > 0 || step % CHUNK != 0);
+      WG_MMA_RA(BN)(acc, big[s], b_small, 1);
+      WG_MMA_RA(BN)(acc, big[s], b_big, 1);
+    }
+    wg_commit();
+    buf = buf + 1 == STAGES ? 0 : buf + 1;
+    next_buf = next_buf + 1 == STAGES ? 0 : next_buf + 1;
+  }
+#undef WG_COPY
+#undef WG_A
+  wg_wait_all();
+  _Pragma("unroll") for (int i = 0; i < BN / 2; ++i) {
+    wg_pin(&acc[i]);
+    acc[i] += total[i];
+  }
+  wg_store_c(C, N, block.x * BM, block.y * BN, alpha, beta, acc);
 }
-#undef WG_RESULT
+#undef WG_MMA_RA
+#endif
 #undef WG_CAT
 #undef WG_MMA
 #undef WG_THREADS
-#undef WG_PLANES
 #undef WG_PENDING
 #undef WG_3X
 #undef BM

@@ -196,9 +196,11 @@ class ClKernelRunner : public ClGemmRunner {
   void allocatePacked() {
     if (a_packed_.allocated()) return;
     const PaddedSizes size = gemmSize();
-    const std::size_t planes = std::size_t(pack_planes_);
-    a_packed_ = session_.scratch(planes * std::size_t(size.m) * std::size_t(size.k), "A packed");
-    b_packed_ = session_.scratch(planes * std::size_t(size.n) * std::size_t(size.k), "B packed");
+    const auto planes = [&](int operand) {
+      return std::size_t(pack_planes_[std::size_t(operand)]);
+    };
+    a_packed_ = session_.scratch(planes(0) * std::size_t(size.m) * std::size_t(size.k), "A packed");
+    b_packed_ = session_.scratch(planes(1) * std::size_t(size.n) * std::size_t(size.k), "B packed");
     const auto args = [&](int operand, int src_rows, int src_cols, const cl::Buffer& src, int rows,
                           const cl::Buffer& dst) {
       cl::Kernel& kernel = packs_[std::size_t(operand)].kernel;
@@ -279,7 +281,7 @@ class ClKernelRunner : public ClGemmRunner {
   GuardedClBuffer bt_;
   // Packing: the helper's launches for A and B, and the packed operands.
   std::vector<Launch> packs_;
-  int pack_planes_ = 1;
+  std::array<int, 2> pack_planes_ = {1, 1};
   GuardedClBuffer a_packed_, b_packed_;
   std::optional<ClOperands> operands_;
   // Padding: the padded problem, the copies (A, B and C into padded scratch matrices, C back)

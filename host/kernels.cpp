@@ -659,31 +659,35 @@ std::optional<PaddedSizes> exactTilesOrPadded(const ResolvedDefines& d, int m, i
                    " elements; this kernel runs tile multiples only");
 }
 
-// tc-tf32-wg and tc-3xtf32-wg: one kernel in kernels.cl, two entries, the same pipeline on packed
-// operands. tc-3xtf32-wg's packing writes two planes per operand (`planes`), so its tiles take
-// twice the local memory, and it has CHUNK and TOTALS_MEM (`extra`): how many K-steps the tensor
-// cores sum before the FP32 totals take the sums, and where those totals live.
-Variant warpgroupFamily(std::string name, std::string entry, Arithmetic arithmetic, int planes,
-                        int bm, int stages, std::vector<Param> extra, std::string summary,
-                        std::string builds_on, std::string adds) {
+// tc-tf32-wg and tc-3xtf32-wg: one section in kernels.cl, two kernels on packed operands and the
+// same B pipeline. tc-3xtf32-wg (`split`) packs B as two planes, big and small parts, and A
+// unsplit, which its work-items load into registers rather than local memory; it also has CHUNK
+// and TOTALS_MEM (`extra`): how many K-steps the tensor cores sum before the FP32 totals take the
+// sums, and where those totals live.
+Variant warpgroupFamily(std::string name, std::string entry, Arithmetic arithmetic, bool split,
+                        std::vector<Param> extra, std::string summary, std::string builds_on,
+                        std::string adds) {
   std::vector<Param> params = {
       {"BM",
-       bm,
+       split ? 64 : 128,
        "rows of C per work-group (a multiple of 64: a warpgroup of 128 work-items each)",
        {64, 128, 192}},
-      {"BN", 128, "columns of C per work-group: 64, 128 or 256 (the wgmma's N)", {128, 256}},
+      {"BN", 128,
+       split ? "columns of C per work-group: 64 or 128 (the wgmma's N)"
+             : "columns of C per work-group: 64, 128 or 256 (the wgmma's N)",
+       split ? std::vector<int>{64, 128} : std::vector<int>{128, 256}},
       {"BK", 8, "K-step (a multiple of 8)", {8, 16}},
-      {"STAGES", stages, "local buffers, STAGES - 2 K-steps copied ahead: 3 to 8", {3, 4, 5, 6}},
-      {"GROUP_M", 8, "block rows per band of the swizzled work-group order", {8, 16}}};
+      {"STAGES", 5, "local buffers, STAGES - 2 K-steps copied ahead: 3 to 8", {3, 4, 5, 6}},
+      {"GROUP_M", split ? 16 : 8, "block rows per band of the swizzled work-group order", {8, 16}}};
   params.insert(params.end(), extra.begin(), extra.end());
   Variant v = openClVariant(std::move(name), std::move(entry), std::move(summary),
                             std::move(params), std::move(builds_on), std::move(adds));
   v.arithmetic = arithmetic;
   v.unsupported = withoutWarpgroupMma;
-  v.constraints = [planes](const ResolvedDefines& d) {
+  v.constraints = [split](const ResolvedDefines& d) {
     std::vector<std::string> errors;
     requireAtLeast(errors, d, {"BM", "BN", "BK", "STAGES", "GROUP_M"}, 1);
-    if (planes == 2) {
+    if (split) {
       requireAtLeast(errors, d, {"CHUNK"}, 1);
       if (d.param("TOTALS_MEM") != 0 && d.param("TOTALS_MEM") != 1)
         errors.push_back("TOTALS_MEM=" + std::to_string(d.param("TOTALS_MEM")) +
@@ -694,7 +698,11 @@ Variant warpgroupFamily(std::string name, std::string entry, Arithmetic arithmet
       errors.push_back("BM=" + std::to_string(d.param("BM")) +
                        " must be a multiple of 64 (a warpgroup computes 64 rows)");
     const int bn = d.param("BN");
-    if (bn != 64 && bn != 128 && bn != 256)
+    if (split && bn != 64 && bn != 128)
+      errors.push_back("BN=" + std::to_string(bn) +
+                       " must be 64 or 128 (the wgmma's N; sums and totals of 256 columns would "
+                       "take all 256 registers)");
+    else if (bn != 64 && bn != 128 && bn != 256)
       errors.push_back("BN=" + std::to_string(bn) + " must be 64, 128 or 256 (the wgmma's N)");
     if (d.param("BK") % 8 != 0)
       errors.push_back("BK=" + std::to_string(d.param("BK")) +
@@ -708,9 +716,12 @@ Variant warpgroupFamily(std::string name, std::string entry, Arithmetic arithmet
     const std::size_t bm = std::size_t(d.param("BM")), bn = std::size_t(d.param("BN"));
     return blockShape(m, n, bm, bn, 128, bm / 64, "128 x BM/64");
   };
-  v.local_mem_bytes = [planes](const ResolvedDefines& d) {
-    return std::size_t(planes) * std::size_t(d.param("STAGES")) *
-           std::size_t(d.param("BM") + d.param("BN")) * std::size_t(d.param("BK")) * sizeof(float);
+  // Floats per element of packed A and B; with `split`, A reaches registers, not local memory.
+  const std::array<int, 2> planes = split ? std::array<int, 2>{1, 2} : std::array<int, 2>{1, 1};
+  v.local_mem_bytes = [split, planes](const ResolvedDefines& d) {
+    const std::size_t a_rows = split ? 0 : std::size_t(d.param("BM"));
+    return std::size_t(d.param("STAGES")) * std::size_t(d.param("BK")) * sizeof(float) *
+           (a_rows + std::size_t(planes[1]) * std::size_t(d.param("BN")));
   };
   // The kernel handles exact problems only: anything else is padded, A and B by the packing
   // helper, C by resize_matrix.
@@ -720,14 +731,17 @@ Variant warpgroupFamily(std::string name, std::string entry, Arithmetic arithmet
     const auto pad = exactTilesOrPadded(d, m, n, k);
     // The packed operands, `planes` floats per element, are indexed in 32 bits too.
     const PaddedSizes p = pad.value_or(PaddedSizes{m, n, k});
-    const double packed = double(planes) * std::max(p.m, p.n) * double(p.k);
-    if (packed > std::numeric_limits<int>::max())
-      throw UsageError(std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) +
-                       ": the packed operands, " + std::to_string(planes) + " x " +
-                       std::to_string(std::max(p.m, p.n)) + " x " + std::to_string(p.k) +
-                       " floats, would pass the " +
-                       std::to_string(std::numeric_limits<int>::max()) +
-                       " elements this kernel's 32-bit indices reach");
+    for (int operand = 0; operand < 2; ++operand) {
+      const int rows = operand == 0 ? p.m : p.n;
+      const int count = planes[std::size_t(operand)];
+      if (double(count) * rows * double(p.k) > std::numeric_limits<int>::max())
+        throw UsageError(std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) +
+                         ": packed " + (operand == 0 ? "A" : "B") + ", " + std::to_string(count) +
+                         " x " + std::to_string(rows) + " x " + std::to_string(p.k) +
+                         " floats, would pass the " +
+                         std::to_string(std::numeric_limits<int>::max()) +
+                         " elements this kernel's 32-bit indices reach");
+    }
     return pad ? withPaddedSizes({}, *pad) : std::vector<ResolvedDefine>{};
   };
   v.pack_entry = "pack_operand";
@@ -739,10 +753,12 @@ Variant warpgroupFamily(std::string name, std::string entry, Arithmetic arithmet
   };
   v.global_bytes = [planes](const ResolvedDefines& d, int m, int n, int k) {
     const PaddedSizes p = exactTilesOrPadded(d, m, n, k).value_or(PaddedSizes{m, n, k});
-    // Packing reads A and B and writes them packed; C, where padded, is copied in and out.
-    double bytes = planes * tileTraffic(p.m, p.n, p.k, d.param("BM"), d.param("BN")) +
-                   double(sizeof(float)) *
-                       (double(m) * k + double(k) * n + planes * (double(p.m) + double(p.n)) * p.k);
+    const double packed_a = planes[0] * double(p.m) * p.k, packed_b = planes[1] * double(p.n) * p.k;
+    // The GEMM reads packed A once per block column and packed B once per block row; packing
+    // reads A and B and writes them packed; C, where padded, is copied in and out.
+    double bytes = double(sizeof(float)) *
+                   (packed_a * (p.n / d.param("BN")) + packed_b * (p.m / d.param("BM")) +
+                    double(m) * k + double(k) * n + packed_a + packed_b);
     if (p.m != m || p.n != n)
       bytes += double(sizeof(float)) * 2.0 * (double(m) * n + double(p.m) * p.n);
     return bytes;
@@ -752,7 +768,7 @@ Variant warpgroupFamily(std::string name, std::string entry, Arithmetic arithmet
 
 Variant tcTf32Wg() {
   return warpgroupFamily(
-      "tc-tf32-wg", "gemm_tc_tf32_wg", Arithmetic::kTf32, 1, 128, 5, {},
+      "tc-tf32-wg", "gemm_tc_tf32_wg", Arithmetic::kTf32, false, {},
       "NVIDIA Hopper tensor cores (inline PTX wgmma m64nNk8 on operands in local memory, filled "
       "by cp.async from A and B packed first), A and B rounded to TF32, FP32 sums",
       "tc-tf32",
@@ -765,24 +781,27 @@ Variant tcTf32Wg() {
 
 Variant tc3xTf32Wg() {
   return warpgroupFamily(
-      "tc-3xtf32-wg", "gemm_tc_3xtf32_wg", Arithmetic::k3xTf32, 2, 64, 3,
+      "tc-3xtf32-wg", "gemm_tc_3xtf32_wg", Arithmetic::k3xTf32, true,
       {{"CHUNK",
-        4,
+        8,
         "K-steps the tensor cores sum before the sums join the FP32 totals (they truncate: "
         "longer chunks, larger errors)",
-        {4, 32}},
+        {8, 32}},
        {"TOTALS_MEM",
         0,
         "the FP32 totals in registers (0) or private memory (1: BN/2 fewer registers, more "
         "work-groups per multiprocessor, a round trip per chunk)",
         {0, 1}}},
-      "NVIDIA Hopper tensor cores with error compensation: tc-tf32-wg's pipeline on A and B "
-      "packed as big and small TF32 parts, three products summed in FP32, FP32 accuracy (judged "
-      "by the FP32 threshold)",
+      "NVIDIA Hopper tensor cores with error compensation: B packed as big and small TF32 parts "
+      "through tc-tf32-wg's local-memory pipeline, A split by the work-items and fed to wgmma "
+      "from registers, three products summed in FP32, FP32 accuracy (judged by the FP32 "
+      "threshold)",
       "tc-tf32-wg",
-      "packs each value x as two TF32 planes, big = tf32(x) and small = tf32(x - big), copies "
-      "both per K-step and issues three wgmmas (small x big, big x small, big x big); the tensor "
-      "cores sum CHUNK K-steps in a fresh sum, which is then added to FP32 totals");
+      "splits each value x into big = tf32(x) and small = tf32(x - big) and issues three wgmmas "
+      "per 8-k step (small x big, big x small, big x big): B is packed as two planes and copied "
+      "as in tc-tf32-wg, A is packed unsplit in register-fragment order, loaded two K-steps "
+      "ahead and split in registers (half the bytes of two planes); the tensor cores sum CHUNK "
+      "K-steps in a fresh sum, which is then added to FP32 totals");
 }
 
 Variant cpuVariant(std::string name, std::string summary, std::vector<Param> params,

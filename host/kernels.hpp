@@ -103,9 +103,9 @@ struct Variant {
   // problem is; `pack_shape` launches it for that rows x K.
   std::string pack_entry;
   std::function<LaunchShape(int rows, int cols)> pack_shape;
-  // Floats the packing writes per element of a padded operand: 1, or 2 where it splits each
-  // value into two planes (3xTF32's big and small parts).
-  int pack_planes = 1;
+  // Floats the packing writes per element of padded A and of padded B: 1, or 2 where it splits
+  // each value into two planes (3xTF32's big and small parts).
+  std::array<int, 2> pack_planes = {1, 1};
 
   // Optional: padding copies, for sizes where the GEMM runs faster on tile multiples than with
   // bounds checks. `padding` says whether to pad and to what (nothing: no copies). Then, in every

@@ -1,9 +1,9 @@
 // The helper pack_operand of tc-tf32-wg and tc-3xtf32-wg, run on the machine's device (pocl's CPU
 // in CI), where the GEMMs themselves cannot run: A and B transposed written as contiguous BM x BK
 // and BN x BK tiles in core-matrix order, padded with zeros and rounded to TF32 (for
-// tc-3xtf32-wg, PACK_SPLIT, as two planes: big = tf32(x), small = tf32(x - big)), compared element
-// by element with the layout that kernels.cl's tc-tf32-wg header describes, computed here
-// independently.
+// tc-3xtf32-wg, PACK_SPLIT: B as two planes, big = tf32(x) and small = tf32(x - big), and A
+// unrounded in the order of wgmma's register fragments), compared element by element with the
+// layouts that kernels.cl's tc-tf32-wg header describes, computed here independently.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -21,7 +21,7 @@ namespace {
 
 struct Tiles {
   int bm, bn, bk;
-  bool split;  // PACK_SPLIT: big and small planes (tc-3xtf32-wg)
+  bool split;  // PACK_SPLIT: B as big and small planes, A raw in fragment order (tc-3xtf32-wg)
 };
 
 // TF32 rounding as the tensor-core kernels do it: to nearest, ties away from zero.
@@ -48,6 +48,23 @@ std::size_t packedIndex(int r, int k, int cols, int tile_rows, int bk, int plane
   return (tile * std::size_t(planes) + std::size_t(plane)) * size + std::size_t(at);
 }
 
+// Where (r, k) of A packed as rows x cols in fragment order lands: tiles as above, one plane; in a
+// tile, per 8-k step and 64 rows (a warpgroup), the 128 work-items' four values one after another.
+// Work-item 32 w + 4 g + t of a warpgroup holds rows 16 w + g and 16 w + g + 8, k t and t + 4, as
+// values 0 (g, t), 1 (g + 8, t), 2 (g, t + 4), 3 (g + 8, t + 4).
+std::size_t fragmentIndex(int r, int k, int cols, int tile_rows, int bk) {
+  const std::size_t tile =
+      std::size_t(r / tile_rows) * std::size_t(cols / bk) + std::size_t(k / bk);
+  const int row = r % tile_rows, kk = k % bk;
+  const int warpgroup = row / 64, warp = (row % 64) / 16, g = row % 8, high = (row % 16) / 8;
+  const int step = kk / 8, t = kk % 4, far = (kk % 8) / 4;
+  const int item = warp * 32 + g * 4 + t, value = high + 2 * far;
+  const std::size_t in_tile =
+      (std::size_t(step * (tile_rows / 64) + warpgroup) * 128 + std::size_t(item)) * 4 +
+      std::size_t(value);
+  return tile * std::size_t(tile_rows) * std::size_t(bk) + in_tile;
+}
+
 class PackOperand : public ::testing::TestWithParam<Tiles> {
  protected:
   // Packs `src` (src_rows x src_cols, row-major) as operand 0 (A) or 1 (B transposed) into
@@ -55,6 +72,7 @@ class PackOperand : public ::testing::TestWithParam<Tiles> {
   // tile defines, as the host builds it for tc-tf32-wg.
   std::vector<float> pack(int operand, const std::vector<float>& src, int src_rows, int src_cols,
                           int rows, int cols) {
+    const std::size_t out_planes = operand == 0 ? 1 : planes();
     const Tiles t = GetParam();
     const clgemm::SelectedDevice device = clgemm::selectDevice(std::nullopt, std::nullopt);
     const cl::Context context(device.device);
@@ -72,7 +90,7 @@ class PackOperand : public ::testing::TestWithParam<Tiles> {
     }
     // Only the helper's section (and what it shares): the GEMM's needs NVIDIA's compiler.
     cl::Kernel kernel(program, "pack_operand");
-    const std::vector<float> sentinel(planes() * std::size_t(rows) * std::size_t(cols), -7.0f);
+    const std::vector<float> sentinel(out_planes * std::size_t(rows) * std::size_t(cols), -7.0f);
     cl::Buffer in(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, src.size() * sizeof(float),
                   const_cast<float*>(src.data()));
     cl::Buffer out(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
@@ -92,6 +110,7 @@ class PackOperand : public ::testing::TestWithParam<Tiles> {
     return result;
   }
 
+  // Planes of packed B (A has one).
   std::size_t planes() const { return GetParam().split ? 2 : 1; }
 };
 
@@ -125,18 +144,46 @@ std::size_t mismatches(const std::vector<float>& packed, int rows, int cols, int
   return count;
 }
 
-TEST_P(PackOperand, PacksAPaddedAndRounded) {
+// tc-3xtf32-wg's A (split): every value where its work-item's register fragment expects it,
+// unrounded (the kernel splits it), zeros in the padding, no two values in one place. Returns the
+// number of mismatches, the first ones reported.
+template <typename Source>
+std::size_t fragmentMismatches(const std::vector<float>& packed, int rows, int cols, int tile_rows,
+                               int bk, Source source) {
+  std::vector<bool> written(packed.size(), false);
+  std::size_t count = 0;
+  for (int r = 0; r < rows; ++r) {
+    for (int k = 0; k < cols; ++k) {
+      const std::size_t at = fragmentIndex(r, k, cols, tile_rows, bk);
+      if (at >= packed.size() || written[at]) {
+        ADD_FAILURE() << "(" << r << ", " << k << ") lands at " << at << ", outside or taken";
+        return ++count;
+      }
+      written[at] = true;
+      if (packed[at] != source(r, k) && count++ < 5)
+        ADD_FAILURE() << "A (" << r << ", " << k << "): " << packed[at] << ", expected "
+                      << source(r, k);
+    }
+  }
+  return count;
+}
+
+// A, padded: rounded to TF32 in core-matrix order, or for tc-3xtf32-wg unrounded in fragment
+// order; one plane either way.
+TEST_P(PackOperand, PacksAPadded) {
   const Tiles t = GetParam();
   const int m = 2 * t.bm + 5, k = 3 * t.bk + 3;  // neither a multiple of its tile
   const int rows = roundUp(m, t.bm), cols = roundUp(k, t.bk);
   const std::vector<float> a = randomMatrix(m, k, 11);
   const std::vector<float> packed = pack(0, a, m, k, rows, cols);
-  ASSERT_EQ(packed.size(), planes() * std::size_t(rows) * std::size_t(cols));
-  EXPECT_EQ(mismatches(packed, rows, cols, t.bm, t.bk, int(planes()), "A",
-                       [&](int r, int kk) {
-                         return (r < m && kk < k) ? a[std::size_t(r) * k + kk] : 0.0f;
-                       }),
-            0u);
+  ASSERT_EQ(packed.size(), std::size_t(rows) * std::size_t(cols));
+  const auto source = [&](int r, int kk) {
+    return (r < m && kk < k) ? a[std::size_t(r) * k + kk] : 0.0f;
+  };
+  if (t.split)
+    EXPECT_EQ(fragmentMismatches(packed, rows, cols, t.bm, t.bk, source), 0u);
+  else
+    EXPECT_EQ(mismatches(packed, rows, cols, t.bm, t.bk, 1, "A", source), 0u);
 }
 
 TEST_P(PackOperand, PacksBTransposedPaddedAndRounded) {
@@ -160,8 +207,8 @@ TEST(PackOperandRounding, RoundsToNearestTf32) {
   EXPECT_EQ(tf32(1.0f + 0x1.0p-12f), 1.0f);
 }
 
-// Why tc-3xtf32-wg packs two planes: big + small holds x to about FP32's precision (22 of its 24
-// bits), where big alone keeps 11.
+// Why tc-3xtf32-wg splits: big + small holds x to about FP32's precision (22 of its 24 bits), where
+// big alone keeps 11.
 TEST(PackOperandRounding, BigPlusSmallIsAlmostX) {
   const std::vector<float> values = randomMatrix(1, 1000, 13);
   for (const float x : values) {
@@ -172,11 +219,11 @@ TEST(PackOperandRounding, BigPlusSmallIsAlmostX) {
 }
 
 // tc-tf32-wg's defaults and other tiles it allows (BM 64/192, BN 64/256, BK 16); tc-3xtf32-wg's
-// defaults and another tile, in two planes.
+// defaults and other tiles (two warpgroups, two 8-k steps per K-step).
 INSTANTIATE_TEST_SUITE_P(Tiles, PackOperand,
                          ::testing::Values(Tiles{128, 128, 8, false}, Tiles{64, 256, 16, false},
                                            Tiles{192, 64, 8, false}, Tiles{64, 128, 8, true},
-                                           Tiles{128, 64, 16, true}),
+                                           Tiles{128, 64, 16, true}, Tiles{192, 128, 8, true}),
                          [](const auto& info) {
                            return "BM" + std::to_string(info.param.bm) + "_BN" +
                                   std::to_string(info.param.bn) + "_BK" +

@@ -258,20 +258,35 @@ clgemm::ResolvedDefines definesOf(const clgemm::Variant& v, const std::vector<st
   return clgemm::ResolvedDefines(v.params, user);
 }
 
-// tc-3xtf32-wg packs two floats per element of A and B, which its 32-bit indices must still reach:
-// a problem whose operands fit one plane but not two is refused before anything is built.
+// tc-3xtf32-wg packs two floats per element of B (one of A), which its 32-bit indices must still
+// reach: a problem whose B fits one plane but not two is refused before anything is built, and
+// A's single plane is allowed what tc-tf32-wg allows.
 TEST(TensorCoresPacking, TwoPlanesMustFitThe32BitIndices) {
   const auto& x3 = registryVariant("tc-3xtf32-wg");
   EXPECT_NO_THROW(x3.problem_defines(definesOf(x3, {}), 16384, 16384, 16384));
+  EXPECT_NO_THROW(x3.problem_defines(definesOf(x3, {}), 32768, 128, 32768));
   try {
-    x3.problem_defines(definesOf(x3, {}), 32768, 64, 32768);
-    ADD_FAILURE() << "2 x 32768 x 32768 packed floats accepted";
+    x3.problem_defines(definesOf(x3, {}), 64, 32768, 32768);
+    ADD_FAILURE() << "2 x 32768 x 32768 packed floats of B accepted";
   } catch (const clgemm::UsageError& e) {
-    EXPECT_NE(std::string(e.what()).find("32768x64x32768"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("2 x 32768 x 32768"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("64x32768x32768"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("packed B, 2 x 32768 x 32768"), std::string::npos)
+        << e.what();
   }
   const auto& tf32 = registryVariant("tc-tf32-wg");
-  EXPECT_NO_THROW(tf32.problem_defines(definesOf(tf32, {}), 32768, 64, 32768));
+  EXPECT_NO_THROW(tf32.problem_defines(definesOf(tf32, {}), 128, 32768, 32768));
+}
+
+// tc-3xtf32-wg's work-items take A into registers: its local memory holds B's two planes only.
+TEST(TensorCoresPacking, ThreeTf32WgKeepsOnlyBInLocalMemory) {
+  const auto& x3 = registryVariant("tc-3xtf32-wg");
+  EXPECT_EQ(x3.local_mem_bytes(definesOf(x3, {})), 5u * 2 * 128 * 8 * 4);
+  EXPECT_EQ(x3.local_mem_bytes(definesOf(x3, {"BM=128", "BN=64", "BK=16", "STAGES=3"})),
+            3u * 2 * 64 * 16 * 4);
+  const auto& tf32 = registryVariant("tc-tf32-wg");
+  EXPECT_EQ(tf32.local_mem_bytes(definesOf(tf32, {})), 5u * (128 + 128) * 8 * 4);
+  EXPECT_EQ(x3.pack_planes, (std::array<int, 2>{1, 2}));
+  EXPECT_EQ(tf32.pack_planes, (std::array<int, 2>{1, 1}));
 }
 
 std::optional<std::string> violations(const std::string& name,
@@ -318,6 +333,16 @@ TEST(TensorCoresConstraints, EachViolationNamesItsDefines) {
     EXPECT_NE(stages.find("STAGES"), std::string::npos) << stages;
     EXPECT_EQ(violations(name, {"STAGES=1"}), std::nullopt) << name;
   }
+}
+
+// Sums and totals of a 64 x 256 block would take every register of tc-3xtf32-wg's work-items.
+TEST(TensorCoresConstraints, ThreeTf32WgTakesBlocksOf64Or128Columns) {
+  EXPECT_EQ(violations("tc-3xtf32-wg", {"BN=64"}), std::nullopt);
+  const std::string bn = refused("tc-3xtf32-wg", {"BN=256"});
+  EXPECT_NE(bn.find("BN=256 must be 64 or 128"), std::string::npos) << bn;
+  EXPECT_EQ(violations("tc-tf32-wg", {"BN=256"}), std::nullopt);
+  EXPECT_NE(refused("tc-tf32-wg", {"BN=96"}).find("BN=96 must be 64, 128 or 256"),
+            std::string::npos);
 }
 
 TEST(TensorCoresConstraints, LocalMemoryOfTheDefaults) {
