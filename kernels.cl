@@ -1405,7 +1405,7 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
 // tc-tf32-wg: TF32 tensor-core GEMM on Hopper's warpgroup MMA (wgmma, PTX target sm_90a). A
 // warpgroup (128 work-items, 4 warps) multiplies 64 x BN x 8 at a time, both operands read by the
 // tensor cores straight from local memory through descriptors, asynchronously, and the operands
-// reach local memory by asynchronous copies (cp.async): no value of A or B passes through
+// reach local memory by bulk copies (cp.async.bulk): no value of A or B passes through
 // registers. Work-group (128, BM/64): warpgroup y computes rows 64y ... 64y + 63 of the BM x BN
 // block.
 //
@@ -1414,9 +1414,9 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
 // the PTX without the comments for sm_90a (host/ptx_arch.hpp). Built any other way, the kernel
 // multiplies nothing, and verification says so.
 //
-// The operands come packed: TF32 wgmma reads both k-major, and cp.async copies whole rows of
-// a tile only where they are contiguous in global memory (row pieces of BK floats halve its
-// throughput, docs/performance.md). So the helper pack_operand, run by the host before the GEMM in
+// The operands come packed: TF32 wgmma reads both k-major, and a bulk copy moves one contiguous
+// range (cp.async, its predecessor, already lost half its throughput on row pieces of BK floats,
+// docs/performance.md). So the helper pack_operand, run by the host before the GEMM in
 // every repetition and timed with it, writes A (M x K) and B transposed (N x K) as tiles of
 // BM x BK and BN x BK, each tile contiguous and already in the layout below, the K-steps of a row
 // block one after another, padded with zeros to tile multiples and rounded to TF32 (as tc-tf32
@@ -1429,30 +1429,34 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
 // ((k/4) R/8 + row/8) 32 + (row%8) 4 + k%4. A descriptor gives the start, the bytes between core
 // matrices along k (R x 16) and along the rows (128).
 //
-// Pipeline of STAGES local buffers, K-step t in buffer t % STAGES. At step t each work-item
-// waits for its own copies of step t (cp.async.wait_group), makes them visible to the tensor
-// cores (fence.proxy.async), and meets the others at a barrier; then it starts the copies of step
-// t + STAGES - 2 into the buffer of step t - 2, whose wgmmas every warpgroup finished before the
-// barrier; then it issues step t's wgmmas and waits for step t - 1's (wgmma.wait_group 1), so
-// the tensor cores always hold the next product. STAGES - 2 K-steps are in flight to local
-// memory while one multiplies; with 48 KiB of local memory per work-group, NVIDIA's OpenCL limit,
-// more blocks per multiprocessor add the rest.
+// Pipeline of STAGES local buffers, K-step t in buffer t % STAGES. Work-item 0 copies a K-step's
+// tile of A and of B with one bulk copy each (the Tensor Memory Accelerator's one-dimensional copy:
+// no instruction per 16 bytes, unlike cp.async), and the copies count their bytes on the buffer's
+// mbarrier in local memory. At step t each work-item waits on the mbarrier of step t's buffer and
+// meets the others at a barrier; then work-item 0 starts the copies of step t + STAGES - 2 into the
+// buffer of step t - 2, whose wgmmas every warpgroup finished before the barrier; then the
+// warpgroup issues step t's wgmmas and waits for step t - 1's (wgmma.wait_group 1), so the tensor
+// cores always hold the next product. The copies write through the async proxy, as the tensor cores
+// read, so no proxy fence is needed. STAGES - 2 K-steps are in flight to local memory while one
+// multiplies; with 48 KiB of local memory per work-group, NVIDIA's OpenCL limit, more blocks per
+// multiprocessor add the rest.
 //
 // tc-3xtf32-wg (WG_3X), the FP32-accurate version, splits each value x into two TF32 parts, big =
 // tf32(x) and small = tf32(x - big), and issues three wgmmas per 8-k step: small x big, big x
 // small, big x big (small x small lies below FP32's rounding, as does what rounding small loses).
 // Moving both parts of both operands would double the bytes per product, which the L2 cannot
-// deliver at these rates (docs/performance.md), so only B travels as two planes (PACK_SPLIT),
-// through the same cp.async ring; A comes unrounded, and each work-item loads its four values of
-// the wgmma's register fragment (rows g, g + 8 of its warp's 16, k t, t + 4) from global memory
-// two K-steps ahead, splits them itself, and hands the parts to the wgmma in registers. The
-// packing writes A's tiles in that order, a float4 per work-item and 8-k step. As the wgmma reads
-// those registers while it runs, the next split must wait for it: the wait (wgmma.wait_group 0)
-// comes after the next step's barrier and copies, which the tensor cores overlap.
+// deliver at these rates (docs/performance.md), so only B travels as two planes (PACK_SPLIT); A
+// comes unrounded, through the same ring, in the order of the wgmma's register fragments: each
+// work-item reads its four values (rows g, g + 8 of its warp's 16, k t, t + 4), a float4 per 8-k
+// step, splits them itself, and hands the parts to the wgmma in registers. (Loaded from global
+// memory straight into registers, two K-steps ahead, A held this kernel at 100 TFLOP/s; from local
+// memory it arrives in time: docs/performance.md.) As the wgmma reads those registers while it
+// runs, the next split must wait for it: the wait (wgmma.wait_group 0) comes after the next step's
+// barrier and copies, which the tensor cores overlap.
 // The tensor cores' FP32 sums truncate, and over a long K that bias exceeds FP32's error
 // (tc-tf32/tc-3xtf32's header), so they sum only CHUNK K-steps: then the work-item adds their sums
 // to FP32 totals with ordinary, rounded adds, and the next wgmma starts a fresh sum (scale-d = 0).
-// The totals take BN/2 more registers (168 in all at 64 x 128: three work-groups per
+// The totals take BN/2 more registers (144 in all at 64 x 128: three work-groups per
 // multiprocessor). TOTALS_MEM = 1 keeps them in private memory instead (volatile, so the compiler
 // cannot hold them in registers), for a round trip through the cache per chunk.
 #if defined(KERNEL_gemm_tc_tf32_wg) || defined(KERNEL_gemm_tc_3xtf32_wg)
@@ -1470,7 +1474,11 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
 #define BK 8  // K-step (a multiple of 8)
 #endif
 #ifndef STAGES
-#define STAGES 5  // local buffers: 3 to 8
+#ifdef KERNEL_gemm_tc_3xtf32_wg
+#define STAGES 4  // local buffers: 3 to 8
+#else
+#define STAGES 5
+#endif
 #endif
 #ifndef GROUP_M
 #ifdef KERNEL_gemm_tc_3xtf32_wg
@@ -1490,24 +1498,6 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
 #else
 #define WG_3X 0
 #endif
-#define WG_THREADS (128 * (BM / 64))
-// cp.async.wait_group's operand: the copy groups that may still be in flight at the top of a
-// step (an immediate, hence spelt out).
-#if STAGES == 3
-#define WG_PENDING "0"
-#elif STAGES == 4
-#define WG_PENDING "1"
-#elif STAGES == 5
-#define WG_PENDING "2"
-#elif STAGES == 6
-#define WG_PENDING "3"
-#elif STAGES == 7
-#define WG_PENDING "4"
-#elif STAGES == 8
-#define WG_PENDING "5"
-#else
-#error "STAGES must be 3 to 8"
-#endif
 
 // The shared-memory descriptor of a k-major tile starting at p, without swizzling: the start
 // address, the bytes between core matrices along k and along the rows, each in 16-byte units.
@@ -1518,25 +1508,83 @@ inline ulong wg_descriptor(__local const float* p, const uint k_bytes, const uin
          ((ulong)(row_bytes >> 4) << 32);
 }
 
-// 16 bytes from global to local memory, asynchronously (cp.async, L2 only), and its bookkeeping:
-// copies started since the last commit form a group; wait_group lets WG_PENDING groups run on.
-inline void wg_copy16(__local float* dst, __global const float* src) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"((uint)(ulong)dst), "l"(src)
-               : "memory");
+// The ring (header). A K-step's tile of packed B: one plane, or two (tc-3xtf32-wg).
+#define WG_B_FLOATS ((1 + WG_3X) * BN * BK)
+inline uint wg_local_address(__local const void* p) { return (uint)(ulong)p; }
+// An mbarrier that one arrival, plus the bytes it announces, completes.
+inline void wg_mbar_init(__local ulong* bar) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(wg_local_address(bar)) : "memory");
 }
-// One tile of `pieces` 16-byte pieces (a constant), contiguous in global and local memory: the
-// work-item copies pieces tid, tid + WG_THREADS, ...
-inline void wg_copy_tile(__local float* dst, __global const float* src, const int pieces,
-                         const int tid) {
-  _Pragma("unroll") for (int i = 0; i < (pieces + WG_THREADS - 1) / WG_THREADS; ++i) {
-    const int p = tid + i * WG_THREADS;
-    if (pieces % WG_THREADS == 0 || p < pieces) wg_copy16(dst + 4 * p, src + 4 * p);
+// The arrival: the current phase completes once `bytes` more have landed.
+inline void wg_mbar_expect(__local ulong* bar, const uint bytes) {
+  asm volatile(
+      "{\n.reg .b64 state;\nmbarrier.arrive.expect_tx.shared::cta.b64 state, [%0], %1;\n}\n" ::"r"(
+          wg_local_address(bar)),
+      "r"(bytes)
+      : "memory");
+}
+// Waits until the mbarrier's phase of parity `phase` has completed.
+inline void wg_mbar_wait(__local ulong* bar, const uint phase) {
+  uint done = 0;
+  while (!done) {
+    asm volatile(
+        "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+        "selp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(done)
+        : "r"(wg_local_address(bar)), "r"(phase)
+        : "memory");
   }
 }
-inline void wg_copies_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
-inline void wg_copies_wait() { asm volatile("cp.async.wait_group " WG_PENDING ";\n" ::: "memory"); }
+inline void wg_bulk_copy(__local float* dst, __global const float* src, const uint bytes,
+                         __local ulong* bar) {
+  asm volatile(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, "
+      "[%3];\n" ::"r"(wg_local_address(dst)),
+      "l"(src), "r"(bytes), "r"(wg_local_address(bar))
+      : "memory");
+}
+// Work-item 0 starts K-step `step`'s copies into buffer `buf`.
+inline void wg_ring_copy(__local float (*As)[BM * BK], __local float (*Bs)[WG_B_FLOATS],
+                         __local ulong* landed, __global const float* a_tiles,
+                         __global const float* b_tiles, const int step, const int buf,
+                         const int tid) {
+  if (tid == 0) {
+    wg_mbar_expect(&landed[buf], sizeof(float) * (BM * BK + WG_B_FLOATS));
+    wg_bulk_copy(As[buf], a_tiles + step * (BM * BK), sizeof(float) * BM * BK, &landed[buf]);
+    wg_bulk_copy(Bs[buf], b_tiles + step * WG_B_FLOATS, sizeof(float) * WG_B_FLOATS, &landed[buf]);
+  }
+}
+// Before the K-loop: the mbarriers, then the copies of the first STAGES - 2 K-steps.
+inline void wg_ring_start(__local float (*As)[BM * BK], __local float (*Bs)[WG_B_FLOATS],
+                          __local ulong* landed, __global const float* a_tiles,
+                          __global const float* b_tiles, const int tiles, const int tid) {
+  if (tid == 0) {
+    _Pragma("unroll") for (int s = 0; s < STAGES; ++s) wg_mbar_init(&landed[s]);
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  _Pragma("unroll") for (int s = 0; s < STAGES - 2; ++s) {
+    if (s < tiles) wg_ring_copy(As, Bs, landed, a_tiles, b_tiles, s, s, tid);
+  }
+}
+// The top of K-step `step`: its buffer's copies have landed (the mbarrier completes a phase per
+// pass through the ring) and, past the barrier, every warpgroup has finished the wgmmas of
+// step - 2; their buffer takes the copies of step + STAGES - 2.
+inline void wg_ring_top(__local float (*As)[BM * BK], __local float (*Bs)[WG_B_FLOATS],
+                        __local ulong* landed, __global const float* a_tiles,
+                        __global const float* b_tiles, const int step, const int tiles,
+                        const int tid) {
+  wg_mbar_wait(&landed[step % STAGES], (step / STAGES) % 2);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (step + STAGES - 2 < tiles) {
+    wg_ring_copy(As, Bs, landed, a_tiles, b_tiles, step + STAGES - 2, (step + STAGES - 2) % STAGES,
+                 tid);
+  }
+}
 
-inline void wg_fence() { asm volatile("//@arch-specific wgmma.fence.sync.aligned;\n" ::: "memory"); }
+inline void wg_fence() {
+  asm volatile("//@arch-specific wgmma.fence.sync.aligned;\n" ::: "memory");
+}
 inline void wg_commit() {
   asm volatile("//@arch-specific wgmma.commit_group.sync.aligned;\n" ::: "memory");
 }
@@ -1546,9 +1594,6 @@ inline void wg_wait_all() {
 inline void wg_wait_all_but_last() {
   asm volatile("//@arch-specific wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
 }
-// Writes to local memory through the generic proxy (cp.async's copies) become visible to the
-// tensor cores' reads through the async proxy.
-inline void wg_copies_visible() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
 // Keeps the compiler from reading an accumulator before the wgmma that writes it has finished.
 inline void wg_pin(float* d) { asm volatile("" : "+f"(*d)::"memory"); }
 
@@ -1628,7 +1673,8 @@ __kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_tf3
     __global const float* restrict A, __global const float* restrict B, __global float* C) {
   // A and B transposed, core matrices (header).
   __local float As[STAGES][BM * BK] __attribute__((aligned(128)));
-  __local float Bs[STAGES][BN * BK] __attribute__((aligned(128)));
+  __local float Bs[STAGES][WG_B_FLOATS] __attribute__((aligned(128)));
+  __local ulong landed[STAGES];  // the buffers' mbarriers
 
   const int warpgroup = get_local_id(1);
   const int tid = warpgroup * 128 + get_local_id(0);
@@ -1637,30 +1683,16 @@ __kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_tf3
   // A K-step's tiles are contiguous (pack_operand): A's of block row block.x, B's of block
   // column block.y, one tile per K-step.
   __global const float* a_tiles = A + block.x * (K / BK) * (BM * BK);
-  __global const float* b_tiles = B + block.y * (K / BK) * (BN * BK);
-#define WG_COPY(step, buf)                                               \
-  wg_copy_tile(As[buf], a_tiles + (step) * (BM * BK), BM * BK / 4, tid); \
-  wg_copy_tile(Bs[buf], b_tiles + (step) * (BN * BK), BN * BK / 4, tid);
+  __global const float* b_tiles = B + block.y * (K / BK) * WG_B_FLOATS;
 
   float acc[BN / 2];  // the tensor cores' sums (fragments, above)
   _Pragma("unroll") for (int i = 0; i < BN / 2; ++i) acc[i] = 0.0f;
 
   const int tiles = K / BK;
-  _Pragma("unroll") for (int s = 0; s < STAGES - 2; ++s) {
-    if (s < tiles) {
-      WG_COPY(s, s)
-    }
-    wg_copies_commit();  // empty groups too: the count wg_copies_wait relies on
-  }
-  int buf = 0, next_buf = STAGES - 2;
+  wg_ring_start(As, Bs, landed, a_tiles, b_tiles, tiles, tid);
   for (int step = 0; step < tiles; ++step) {
-    wg_copies_wait();
-    wg_copies_visible();
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (step + STAGES - 2 < tiles) {
-      WG_COPY(step + STAGES - 2, next_buf)
-    }
-    wg_copies_commit();
+    wg_ring_top(As, Bs, landed, a_tiles, b_tiles, step, tiles, tid);
+    const int buf = step % STAGES;
     wg_fence();
     _Pragma("unroll") for (int s = 0; s < BK / 8; ++s) {
       const int a_at = (2 * s * (BM / 8) + 8 * warpgroup) * 32, b_at = 2 * s * (BN / 8) * 32;
@@ -1670,10 +1702,7 @@ __kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_tf3
     }
     wg_commit();
     wg_wait_all_but_last();
-    buf = buf + 1 == STAGES ? 0 : buf + 1;
-    next_buf = next_buf + 1 == STAGES ? 0 : next_buf + 1;
   }
-#undef WG_COPY
   wg_wait_all();
   _Pragma("unroll") for (int i = 0; i < BN / 2; ++i) wg_pin(&acc[i]);
   wg_store_c(C, N, block.x * BM, block.y * BN, alpha, beta, acc);
@@ -1713,19 +1742,17 @@ inline uint4 wg_small(const float4 x, const uint4 big) {
 __kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_3xtf32_wg(
     const int M, const int N, const int K, const float alpha, const float beta,
     __global const float* restrict A, __global const float* restrict B, __global float* C) {
-  // B transposed, core matrices (header): a K-step's big plane, then its small one.
-  __local float Bs[STAGES][2 * BN * BK] __attribute__((aligned(128)));
+  // B transposed, core matrices (header): a K-step's big plane, then its small one. A's raw
+  // values in fragment order: work-item i's of 8-k step s are float4 s (BM/64) 128 + i.
+  __local float As[STAGES][BM * BK] __attribute__((aligned(128)));
+  __local float Bs[STAGES][WG_B_FLOATS] __attribute__((aligned(128)));
+  __local ulong landed[STAGES];  // the buffers' mbarriers
 
   const int tid = get_local_id(1) * 128 + get_local_id(0);
   const int2 block = swizzled_block(GROUP_M);
-  // A's tiles in fragment order (pack_operand): this work-item's raw values of 8-k step s of
-  // K-step `step` are one float4.
-  __global const float4* a_frags = (__global const float4*)A + block.x * (K / BK) * (BM * BK / 4) +
-                                   get_local_id(1) * 128 + get_local_id(0);
-#define WG_A(step, s) a_frags[(step) * (BM * BK / 4) + (s) * (BM / 64) * 128]
-  __global const float* b_tiles = B + block.y * (K / BK) * (2 * BN * BK);
-#define WG_COPY(step, buf) \
-  wg_copy_tile(Bs[buf], b_tiles + (step) * (2 * BN * BK), 2 * BN * BK / 4, tid);
+  // A K-step's tiles are contiguous (pack_operand).
+  __global const float* a_tiles = A + block.x * (K / BK) * (BM * BK);
+  __global const float* b_tiles = B + block.y * (K / BK) * WG_B_FLOATS;
 
   float acc[BN / 2];  // the tensor cores' sums of the current chunk (fragments, above)
   _Pragma("unroll") for (int i = 0; i < BN / 2; ++i) acc[i] = 0.0f;
@@ -1737,28 +1764,15 @@ __kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_3xt
   _Pragma("unroll") for (int i = 0; i < BN / 2; ++i) total[i] = 0.0f;
 
   const int tiles = K / BK;
-  _Pragma("unroll") for (int s = 0; s < STAGES - 2; ++s) {
-    if (s < tiles) {
-      WG_COPY(s, s)
-    }
-    wg_copies_commit();  // empty groups too: the count wg_copies_wait relies on
-  }
-  float4 ahead[2][BK / 8];  // raw A of the next two K-steps: global memory's latency is long
-  _Pragma("unroll") for (int q = 0; q < 2; ++q) {
-    _Pragma("unroll") for (int s = 0; s < BK / 8; ++s) {
-      ahead[q][s] = q < tiles ? WG_A(q, s) : (float4)(0.0f);
-    }
-  }
+  wg_ring_start(As, Bs, landed, a_tiles, b_tiles, tiles, tid);
   uint4 big[BK / 8], small[BK / 8];  // the current K-step's parts, which its wgmmas read
-  int buf = 0, next_buf = STAGES - 2;
   for (int step = 0; step < tiles; ++step) {
-    wg_copies_wait();
-    wg_copies_visible();
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (step + STAGES - 2 < tiles) {
-      WG_COPY(step + STAGES - 2, next_buf)
+    wg_ring_top(As, Bs, landed, a_tiles, b_tiles, step, tiles, tid);
+    const int buf = step % STAGES;
+    float4 a[BK / 8];  // read while the previous K-step's wgmmas run
+    _Pragma("unroll") for (int s = 0; s < BK / 8; ++s) {
+      a[s] = ((__local const float4*)As[buf])[s * (BM / 64) * 128 + tid];
     }
-    wg_copies_commit();
     // The previous K-step's wgmmas, which ran through the barrier, are done with big and small.
     wg_wait_all();
     if (step > 0 && step % CHUNK == 0) {  // a chunk's sums, complete, into the FP32 totals
@@ -1768,10 +1782,8 @@ __kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_3xt
       }
     }
     _Pragma("unroll") for (int s = 0; s < BK / 8; ++s) {
-      big[s] = wg_big(ahead[0][s]);
-      small[s] = wg_small(ahead[0][s], big[s]);
-      ahead[0][s] = ahead[1][s];
-      if (step + 2 < tiles) ahead[1][s] = WG_A(step + 2, s);
+      big[s] = wg_big(a[s]);
+      small[s] = wg_small(a[s], big[s]);
     }
     wg_fence();
     _Pragma("unroll") for (int s = 0; s < BK / 8; ++s) {
@@ -1783,11 +1795,7 @@ __kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_3xt
       WG_MMA_RA(BN)(acc, big[s], b_big, 1);
     }
     wg_commit();
-    buf = buf + 1 == STAGES ? 0 : buf + 1;
-    next_buf = next_buf + 1 == STAGES ? 0 : next_buf + 1;
   }
-#undef WG_COPY
-#undef WG_A
   wg_wait_all();
   _Pragma("unroll") for (int i = 0; i < BN / 2; ++i) {
     wg_pin(&acc[i]);
@@ -1806,8 +1814,7 @@ __kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_3xt
 #undef WG_R64
 #undef WG_R128
 #undef WG_MMA
-#undef WG_THREADS
-#undef WG_PENDING
+#undef WG_B_FLOATS
 #undef WG_3X
 #undef BM
 #undef BN

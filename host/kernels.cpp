@@ -660,8 +660,8 @@ std::optional<PaddedSizes> exactTilesOrPadded(const ResolvedDefines& d, int m, i
 }
 
 // tc-tf32-wg and tc-3xtf32-wg: one section in kernels.cl, two kernels on packed operands and the
-// same B pipeline. tc-3xtf32-wg (`split`) packs B as two planes, big and small parts, and A
-// unsplit, which its work-items load into registers rather than local memory; it also has CHUNK
+// same ring of local buffers that bulk copies fill. tc-3xtf32-wg (`split`) packs B as two planes,
+// big and small parts, and A unsplit, which its work-items split in registers; it also has CHUNK
 // and TOTALS_MEM (`extra`): how many K-steps the tensor cores sum before the FP32 totals take the
 // sums, and where those totals live.
 Variant warpgroupFamily(std::string name, std::string entry, Arithmetic arithmetic, bool split,
@@ -677,7 +677,10 @@ Variant warpgroupFamily(std::string name, std::string entry, Arithmetic arithmet
              : "columns of C per work-group: 64, 128 or 256 (the wgmma's N)",
        split ? std::vector<int>{64, 128} : std::vector<int>{128, 256}},
       {"BK", 8, "K-step (a multiple of 8)", {8, 16}},
-      {"STAGES", 5, "local buffers, STAGES - 2 K-steps copied ahead: 3 to 8", {3, 4, 5, 6}},
+      {"STAGES",
+       split ? 4 : 5,
+       "local buffers, STAGES - 2 K-steps copied ahead: 3 to 8",
+       {3, 4, 5, 6}},
       {"GROUP_M", split ? 16 : 8, "block rows per band of the swizzled work-group order", {8, 16}}};
   params.insert(params.end(), extra.begin(), extra.end());
   Variant v = openClVariant(std::move(name), std::move(entry), std::move(summary),
@@ -716,12 +719,14 @@ Variant warpgroupFamily(std::string name, std::string entry, Arithmetic arithmet
     const std::size_t bm = std::size_t(d.param("BM")), bn = std::size_t(d.param("BN"));
     return blockShape(m, n, bm, bn, 128, bm / 64, "128 x BM/64");
   };
-  // Floats per element of packed A and B; with `split`, A reaches registers, not local memory.
+  // Floats per element of packed A and B.
   const std::array<int, 2> planes = split ? std::array<int, 2>{1, 2} : std::array<int, 2>{1, 1};
-  v.local_mem_bytes = [split, planes](const ResolvedDefines& d) {
-    const std::size_t a_rows = split ? 0 : std::size_t(d.param("BM"));
-    return std::size_t(d.param("STAGES")) * std::size_t(d.param("BK")) * sizeof(float) *
-           (a_rows + std::size_t(planes[1]) * std::size_t(d.param("BN")));
+  v.local_mem_bytes = [planes](const ResolvedDefines& d) {
+    const std::size_t stages = std::size_t(d.param("STAGES"));
+    // Each buffer holds a K-step's tiles of A and B and has an mbarrier (8 bytes).
+    return stages * std::size_t(d.param("BK")) * sizeof(float) *
+               (std::size_t(d.param("BM")) + std::size_t(planes[1]) * std::size_t(d.param("BN"))) +
+           stages * 8;
   };
   // The kernel handles exact problems only: anything else is padded, A and B by the packing
   // helper, C by resize_matrix.
@@ -770,13 +775,13 @@ Variant tcTf32Wg() {
   return warpgroupFamily(
       "tc-tf32-wg", "gemm_tc_tf32_wg", Arithmetic::kTf32, false, {},
       "NVIDIA Hopper tensor cores (inline PTX wgmma m64nNk8 on operands in local memory, filled "
-      "by cp.async from A and B packed first), A and B rounded to TF32, FP32 sums",
+      "by bulk copies from A and B packed first), A and B rounded to TF32, FP32 sums",
       "tc-tf32",
       "replaces mma.sync by wgmma, whose tensor cores read both operands from local memory: a "
-      "warpgroup's 64 x BN product per k-step runs asynchronously, and cp.async fills a "
-      "STAGES-deep ring of local buffers without passing values through registers; a helper "
-      "kernel first packs A and B (transposed, as TF32 wgmma reads both k-major) tile by tile, "
-      "so each K-step's copy is contiguous");
+      "warpgroup's 64 x BN product per k-step runs asynchronously, and bulk copies (cp.async.bulk, "
+      "one instruction per tile) fill a STAGES-deep ring of local buffers without passing values "
+      "through registers; a helper kernel first packs A and B (transposed, as TF32 wgmma reads "
+      "both k-major) tile by tile, so each K-step's copy is contiguous");
 }
 
 Variant tc3xTf32Wg() {
@@ -792,15 +797,15 @@ Variant tc3xTf32Wg() {
         "the FP32 totals in registers (0) or private memory (1: BN/2 fewer registers, more "
         "work-groups per multiprocessor, a round trip per chunk)",
         {0, 1}}},
-      "NVIDIA Hopper tensor cores with error compensation: B packed as big and small TF32 parts "
-      "through tc-tf32-wg's local-memory pipeline, A split by the work-items and fed to wgmma "
-      "from registers, three products summed in FP32, FP32 accuracy (judged by the FP32 "
-      "threshold)",
+      "NVIDIA Hopper tensor cores with error compensation: B packed as big and small TF32 parts, "
+      "A unsplit, both through tc-tf32-wg's local-memory pipeline, A split by the work-items and "
+      "fed to wgmma from registers, three products summed in FP32, FP32 accuracy (judged by the "
+      "FP32 threshold)",
       "tc-tf32-wg",
       "splits each value x into big = tf32(x) and small = tf32(x - big) and issues three wgmmas "
-      "per 8-k step (small x big, big x small, big x big): B is packed as two planes and copied "
-      "as in tc-tf32-wg, A is packed unsplit in register-fragment order, loaded two K-steps "
-      "ahead and split in registers (half the bytes of two planes); the tensor cores sum CHUNK "
+      "per 8-k step (small x big, big x small, big x big): B is packed as two planes, A unsplit in "
+      "register-fragment order (half the bytes of two planes), both copied as in tc-tf32-wg, and "
+      "each work-item reads its A fragment and splits it in registers; the tensor cores sum CHUNK "
       "K-steps in a fresh sum, which is then added to FP32 totals");
 }
 

@@ -277,14 +277,15 @@ TEST(TensorCoresPacking, TwoPlanesMustFitThe32BitIndices) {
   EXPECT_NO_THROW(tf32.problem_defines(definesOf(tf32, {}), 128, 32768, 32768));
 }
 
-// tc-3xtf32-wg's work-items take A into registers: its local memory holds B's two planes only.
-TEST(TensorCoresPacking, ThreeTf32WgKeepsOnlyBInLocalMemory) {
+// Each buffer of the warpgroup kernels' ring holds a K-step's tile of A and of B, two planes of B
+// for tc-3xtf32-wg, and an mbarrier of 8 bytes.
+TEST(TensorCoresPacking, TheWarpgroupRingHoldsATileOfEachOperandPerBuffer) {
   const auto& x3 = registryVariant("tc-3xtf32-wg");
-  EXPECT_EQ(x3.local_mem_bytes(definesOf(x3, {})), 5u * 2 * 128 * 8 * 4);
+  EXPECT_EQ(x3.local_mem_bytes(definesOf(x3, {})), 4u * (64 + 2 * 128) * 8 * 4 + 4 * 8);
   EXPECT_EQ(x3.local_mem_bytes(definesOf(x3, {"BM=128", "BN=64", "BK=16", "STAGES=3"})),
-            3u * 2 * 64 * 16 * 4);
+            3u * (128 + 2 * 64) * 16 * 4 + 3 * 8);
   const auto& tf32 = registryVariant("tc-tf32-wg");
-  EXPECT_EQ(tf32.local_mem_bytes(definesOf(tf32, {})), 5u * (128 + 128) * 8 * 4);
+  EXPECT_EQ(tf32.local_mem_bytes(definesOf(tf32, {})), 5u * (128 + 128) * 8 * 4 + 5 * 8);
   EXPECT_EQ(x3.pack_planes, (std::array<int, 2>{1, 2}));
   EXPECT_EQ(tf32.pack_planes, (std::array<int, 2>{1, 1}));
 }
