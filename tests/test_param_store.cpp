@@ -3,8 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "defines.hpp"
+#include "kernels.hpp"
 #include "param_store.hpp"
 #include "run_clgemm.hpp"
 
@@ -110,6 +113,36 @@ TEST(ParamStore, TunedEntryFileNameKeysDeviceDriverKernelAndSize) {
       "nvidia-h100-80gb-hbm3-580-159-04-best-4096.json");
   EXPECT_EQ(clgemm::tunedEntryFileName("GPU", "1", "regtile2d", {8192, 8192, 256}),
             "gpu-1-regtile2d-8192x8192x256.json");
+}
+
+// Each entry shipped in data/params names a kernel of the registry and only its parameters, and
+// its values pass the kernel's constraints: a kernel whose parameters change must bring its
+// entries along, or users of that device would get a refusal instead of the tuned values.
+TEST(ParamStore, EveryShippedEntryIsValidForItsKernel) {
+  const std::filesystem::path params = std::filesystem::path(CLGEMM_SOURCE_DIR) / "data/params";
+  std::size_t entries = 0;
+  for (const auto& file : std::filesystem::directory_iterator(params)) {
+    if (file.path().extension() != ".json") continue;
+    ++entries;
+    std::ifstream in(file.path());
+    const auto entry = nlohmann::json::parse(in);
+    const std::string kernel = entry.at("kernel");
+    const clgemm::Variant* variant = nullptr;
+    for (const auto& v : clgemm::variants())
+      if (v.name == kernel) variant = &v;
+    ASSERT_NE(variant, nullptr) << file.path() << ": no kernel " << kernel;
+    std::vector<clgemm::UserDefine> user;
+    for (const auto& [name, value] : entry.at("defines").items()) {
+      bool known = false;
+      for (const auto& p : variant->params) known = known || p.name == name;
+      EXPECT_TRUE(known) << file.path() << ": " << kernel << " has no parameter " << name;
+      user.push_back(clgemm::parseDefine(name + "=" + std::to_string(value.get<int>())));
+    }
+    const auto why =
+        clgemm::constraintViolations(*variant, clgemm::ResolvedDefines(variant->params, user));
+    EXPECT_EQ(why, std::nullopt) << file.path() << ": " << why.value_or("");
+  }
+  EXPECT_GT(entries, 0u) << "no entries in " << params;
 }
 
 // End to end on this machine's device: an entry beside a --kernels file is picked up.
