@@ -1499,18 +1499,19 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
 #define WG_3X 0
 #endif
 
+// A __local pointer's value is its shared-window address, which PTX's shared-memory operands take.
+inline uint wg_local_address(__local const void* p) { return (uint)(ulong)p; }
+
 // The shared-memory descriptor of a k-major tile starting at p, without swizzling: the start
 // address, the bytes between core matrices along k and along the rows, each in 16-byte units.
-// A __local pointer's value is its shared-window address.
 inline ulong wg_descriptor(__local const float* p, const uint k_bytes, const uint row_bytes) {
-  const uint address = (uint)(ulong)p;
+  const uint address = wg_local_address(p);
   return (ulong)((address & 0x3FFFFu) >> 4) | ((ulong)(k_bytes >> 4) << 16) |
          ((ulong)(row_bytes >> 4) << 32);
 }
 
 // The ring (header). A K-step's tile of packed B: one plane, or two (tc-3xtf32-wg).
 #define WG_B_FLOATS ((1 + WG_3X) * BN * BK)
-inline uint wg_local_address(__local const void* p) { return (uint)(ulong)p; }
 // An mbarrier that one arrival, plus the bytes it announces, completes.
 inline void wg_mbar_init(__local ulong* bar) {
   asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(wg_local_address(bar)) : "memory");
@@ -1569,17 +1570,19 @@ inline void wg_ring_start(__local float (*As)[BM * BK], __local float (*Bs)[WG_B
 }
 // The top of K-step `step`: its buffer's copies have landed (the mbarrier completes a phase per
 // pass through the ring) and, past the barrier, every warpgroup has finished the wgmmas of
-// step - 2; their buffer takes the copies of step + STAGES - 2.
-inline void wg_ring_top(__local float (*As)[BM * BK], __local float (*Bs)[WG_B_FLOATS],
+// step - 2; their buffer takes the copies of step + STAGES - 2. Returns the step's buffer.
+inline int wg_ring_top(__local float (*As)[BM * BK], __local float (*Bs)[WG_B_FLOATS],
                         __local ulong* landed, __global const float* a_tiles,
                         __global const float* b_tiles, const int step, const int tiles,
                         const int tid) {
-  wg_mbar_wait(&landed[step % STAGES], (step / STAGES) % 2);
+  const int buf = step % STAGES;
+  wg_mbar_wait(&landed[buf], (step / STAGES) % 2);
   barrier(CLK_LOCAL_MEM_FENCE);
   if (step + STAGES - 2 < tiles) {
     wg_ring_copy(As, Bs, landed, a_tiles, b_tiles, step + STAGES - 2, (step + STAGES - 2) % STAGES,
                  tid);
   }
+  return buf;
 }
 
 inline void wg_fence() {
@@ -1691,8 +1694,7 @@ __kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_tf3
   const int tiles = K / BK;
   wg_ring_start(As, Bs, landed, a_tiles, b_tiles, tiles, tid);
   for (int step = 0; step < tiles; ++step) {
-    wg_ring_top(As, Bs, landed, a_tiles, b_tiles, step, tiles, tid);
-    const int buf = step % STAGES;
+    const int buf = wg_ring_top(As, Bs, landed, a_tiles, b_tiles, step, tiles, tid);
     wg_fence();
     _Pragma("unroll") for (int s = 0; s < BK / 8; ++s) {
       const int a_at = (2 * s * (BM / 8) + 8 * warpgroup) * 32, b_at = 2 * s * (BN / 8) * 32;
@@ -1767,8 +1769,7 @@ __kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_3xt
   wg_ring_start(As, Bs, landed, a_tiles, b_tiles, tiles, tid);
   uint4 big[BK / 8], small[BK / 8];  // the current K-step's parts, which its wgmmas read
   for (int step = 0; step < tiles; ++step) {
-    wg_ring_top(As, Bs, landed, a_tiles, b_tiles, step, tiles, tid);
-    const int buf = step % STAGES;
+    const int buf = wg_ring_top(As, Bs, landed, a_tiles, b_tiles, step, tiles, tid);
     float4 a[BK / 8];  // read while the previous K-step's wgmmas run
     _Pragma("unroll") for (int s = 0; s < BK / 8; ++s) {
       a[s] = ((__local const float4*)As[buf])[s * (BM / 64) * 128 + tid];

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "defines.hpp"
@@ -119,30 +119,28 @@ TEST(ParamStore, TunedEntryFileNameKeysDeviceDriverKernelAndSize) {
 // its values pass the kernel's constraints: a kernel whose parameters change must bring its
 // entries along, or users of that device would get a refusal instead of the tuned values.
 TEST(ParamStore, EveryShippedEntryIsValidForItsKernel) {
-  const std::filesystem::path params = std::filesystem::path(CLGEMM_SOURCE_DIR) / "data/params";
-  std::size_t entries = 0;
-  for (const auto& file : std::filesystem::directory_iterator(params)) {
-    if (file.path().extension() != ".json") continue;
-    ++entries;
-    std::ifstream in(file.path());
-    const auto entry = nlohmann::json::parse(in);
+  const std::string params = std::string(CLGEMM_SOURCE_DIR) + "/data/params";
+  const auto files = clgemm::jsonFilesIn(params);
+  EXPECT_FALSE(files.empty()) << "no entries in " << params;
+  for (const auto& file : files) {
+    const auto entry = nlohmann::json::parse(clgemm_test::readText(file));
     const std::string kernel = entry.at("kernel");
-    const clgemm::Variant* variant = nullptr;
-    for (const auto& v : clgemm::variants())
-      if (v.name == kernel) variant = &v;
-    ASSERT_NE(variant, nullptr) << file.path() << ": no kernel " << kernel;
-    std::vector<clgemm::UserDefine> user;
+    std::vector<const clgemm::Variant*> named;
+    EXPECT_NO_THROW(named = clgemm::parseVariantList(kernel)) << file;
+    ASSERT_EQ(named.size(), 1u) << file << ": " << kernel << " is not one kernel";
+    const clgemm::Variant& variant = *named[0];
+    // The values as a run takes them from an entry: strings, in place of the defaults.
+    std::map<std::string, std::string> tuned;
     for (const auto& [name, value] : entry.at("defines").items()) {
       bool known = false;
-      for (const auto& p : variant->params) known = known || p.name == name;
-      EXPECT_TRUE(known) << file.path() << ": " << kernel << " has no parameter " << name;
-      user.push_back(clgemm::parseDefine(name + "=" + std::to_string(value.get<int>())));
+      for (const auto& p : variant.params) known = known || p.name == name;
+      EXPECT_TRUE(known) << file << ": " << kernel << " has no parameter " << name;
+      tuned[name] = value.is_string() ? value.get<std::string>() : value.dump();
     }
     const auto why =
-        clgemm::constraintViolations(*variant, clgemm::ResolvedDefines(variant->params, user));
-    EXPECT_EQ(why, std::nullopt) << file.path() << ": " << why.value_or("");
+        clgemm::constraintViolations(variant, clgemm::ResolvedDefines(variant.params, {}, tuned));
+    EXPECT_EQ(why, std::nullopt) << file << ": " << why.value_or("");
   }
-  EXPECT_GT(entries, 0u) << "no entries in " << params;
 }
 
 // End to end on this machine's device: an entry beside a --kernels file is picked up.
