@@ -49,7 +49,7 @@ void ClSession::resetC() {
     if (problem_->beta != 0.0f) {
       queue_.enqueueWriteBuffer(c(), CL_FALSE, 0, bytes, problem_->c0.data());
     } else {
-      queue_.enqueueFillBuffer(c(), std::numeric_limits<float>::quiet_NaN(), 0, bytes);
+      c_.fill(queue_, std::numeric_limits<float>::quiet_NaN());
     }
   } catch (const cl::Error& e) {
     rethrowClError(e);

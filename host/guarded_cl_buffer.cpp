@@ -6,10 +6,16 @@
 
 namespace clgemm {
 
+namespace {
+
+bool isOclgrind(const DeviceInfo& device) { return device.platform_name == "Oclgrind"; }
+
+}  // namespace
+
 std::size_t GuardedClBuffer::guardBytes(const DeviceInfo& device) {
   // oclgrind checks every access against the bounds of its buffer: guards would put small overruns
   // inside the allocation and hide them from it, and it reports them all itself.
-  if (device.platform_name == "Oclgrind") return 0;
+  if (isOclgrind(device)) return 0;
   const std::size_t align = std::max<std::size_t>(device.base_align_bytes, sizeof(float));
   return (kGuardBytes + align - 1) / align * align;
 }
@@ -18,6 +24,7 @@ GuardedClBuffer::GuardedClBuffer(cl::Context& context, cl::CommandQueue& queue,
                                  const DeviceInfo& device, cl_mem_flags view_flags,
                                  std::size_t count, std::string name)
     : name_(std::move(name)),
+      on_oclgrind_(isOclgrind(device)),
       count_(count),
       guard_bytes_(guardBytes(device)),
       view_flags_(view_flags) {
@@ -48,6 +55,19 @@ cl::Buffer GuardedClBuffer::part(std::size_t offset, std::size_t count) {
 void GuardedClBuffer::fillGuard(cl::CommandQueue& queue, std::size_t offset_bytes) {
   try {
     queue.enqueueFillBuffer(whole_, canaryValue(), offset_bytes, guard_bytes_);
+  } catch (const cl::Error& e) {
+    rethrowClError(e);
+  }
+}
+
+void GuardedClBuffer::fill(cl::CommandQueue& queue, float value) {
+  try {
+    if (on_oclgrind_) {
+      const std::vector<float> values(count_, value);
+      queue.enqueueWriteBuffer(view_, CL_TRUE, 0, count_ * sizeof(float), values.data());
+    } else {
+      queue.enqueueFillBuffer(view_, value, 0, count_ * sizeof(float));
+    }
   } catch (const cl::Error& e) {
     rethrowClError(e);
   }

@@ -29,6 +29,12 @@ class GuardedClBuffer {
   // allocation: `offset` floats must be a multiple of the device's base address alignment).
   cl::Buffer part(std::size_t offset, std::size_t count);
 
+  // Sets every element of the matrix to `value` (C's NaN poison before each run). On oclgrind this
+  // is a host write, not clEnqueueFillBuffer: oclgrind 21.10's uninitialised-value checker sizes a
+  // buffer's shadow memory by the last host store into it, so a fill (one 4-byte store per element)
+  // leaves shadow for the first element only, the kernel's stores past it are dropped and every
+  // load of what the kernel itself wrote is reported as uninitialised.
+  void fill(cl::CommandQueue& queue, float value);
   // Adds a finding for each guard that is no longer all canaries, and refills those, so the next
   // variant starts from clean guards.
   void checkGuards(cl::CommandQueue& queue, MemoryCheck& out);
@@ -44,6 +50,7 @@ class GuardedClBuffer {
   void fillGuard(cl::CommandQueue& queue, std::size_t offset_bytes);
 
   std::string name_;
+  bool on_oclgrind_ = false;
   std::size_t count_ = 0;
   std::size_t guard_bytes_ = 0;
   cl_mem_flags view_flags_ = CL_MEM_READ_WRITE;

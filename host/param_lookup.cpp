@@ -2,6 +2,16 @@
 
 namespace clgemm {
 
+std::vector<UserDefine> definesReaching(const Variant& variant,
+                                        const std::vector<UserDefine>& user) {
+  if (variant.backend == Backend::kOpenCl) return user;
+  std::vector<UserDefine> own;
+  for (const auto& d : user)
+    for (const auto& p : variant.params)
+      if (p.name == d.name) own.push_back(d);
+  return own;
+}
+
 VariantParams resolveVariantParams(const Variant& variant, const std::vector<UserDefine>& user,
                                    const SearchDirs& dirs, const DeviceInfo& device,
                                    const Shape& size, std::vector<std::string>* warnings) {

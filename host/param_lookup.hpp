@@ -21,6 +21,12 @@ struct VariantParams {
   std::optional<Shape> tuned_size;  // the size that entry was tuned for, where it says
 };
 
+// The user's -D defines that reach `variant`. An OpenCL kernel gets them all (its parameters and
+// any other macro a custom kernels.cl reads); the other backends have no compiler, so only their
+// own parameters apply (cpu-packed's blocking, say), and their rows list nothing else.
+std::vector<UserDefine> definesReaching(const Variant& variant,
+                                        const std::vector<UserDefine>& user);
+
 // Tuned entries that cannot be read are skipped with a note on `warnings`.
 VariantParams resolveVariantParams(const Variant& variant, const std::vector<UserDefine>& user,
                                    const SearchDirs& dirs, const DeviceInfo& device,

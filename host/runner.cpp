@@ -125,7 +125,7 @@ Planned plan(const Variant& v, const Options& o, ClSession* session, const Probl
     p.defines = std::move(params.defines);
     p.tuned_file = params.tuned_file;
   } else {
-    p.defines.emplace(v.params, o.defines);
+    p.defines.emplace(v.params, definesReaching(v, o.defines));
   }
   const ResolvedDefines& defines = *p.defines;
   switch (v.backend) {

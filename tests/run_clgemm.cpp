@@ -45,10 +45,13 @@ std::string fromEnvironment(const char* name, const char* built_in) {
 // The user's store (peaks, tuned parameters) changes what a run reports and which defines it
 // uses, so the tests never see the developer's: unless a test sets CLGEMM_STORE itself, clgemm
 // runs with a store folder that does not exist (a CLGEMM_STORE of the shell is replaced too).
+// Likewise a CLGEMM_CPU_ISA of the shell would quietly test another CPU micro-kernel than the one
+// the machine picks: tests that want one set it themselves.
 const bool kHermeticStore = [] {
   const std::string none =
       (fs::temp_directory_path() / ("clgemm-test-no-store-" + std::to_string(::getpid()))).string();
   setenv("CLGEMM_STORE", none.c_str(), /*overwrite=*/1);
+  unsetenv("CLGEMM_CPU_ISA");
   return true;
 }();
 
@@ -56,9 +59,9 @@ const bool kHermeticStore = [] {
 
 std::string clgemmExecutable() { return fromEnvironment("CLGEMM_EXE", CLGEMM_EXE); }
 
-std::string sourceKernels() {
-  return readText(fromEnvironment("CLGEMM_SOURCE_DIR", CLGEMM_SOURCE_DIR) + "/kernels.cl");
-}
+std::string sourceDir() { return fromEnvironment("CLGEMM_SOURCE_DIR", CLGEMM_SOURCE_DIR); }
+
+std::string sourceKernels() { return readText(sourceDir() + "/kernels.cl"); }
 
 nlohmann::json parseReport(const RunResult& r) {
   try {

@@ -66,7 +66,10 @@ class TempDir {
 std::string readText(const std::string& path);
 void writeText(const std::string& path, const std::string& text);
 
-// The repository's kernels.cl ($CLGEMM_SOURCE_DIR if set), for tests that build a modified copy.
+// The source tree this build came from ($CLGEMM_SOURCE_DIR if set, for a test binary copied to
+// another machine).
+std::string sourceDir();
+// The repository's kernels.cl (in sourceDir()), for tests that build a modified copy.
 std::string sourceKernels();
 // sourceKernels() with `code` put first in the body of the kernel `entry` (e.g. "gemm_naive"), for
 // tests that plant a bug and check that clgemm catches it.

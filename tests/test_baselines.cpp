@@ -166,6 +166,32 @@ TEST(Threads, MustBePositive) {
   EXPECT_NE(r.err.find("--threads"), std::string::npos);
 }
 
+// A -D reaches an OpenCL kernel's compiler, and a CPU path's own parameter; a baseline has neither,
+// so its row lists none of them (cuBLAS's used to show the run's kernel defines beside its
+// version).
+TEST(Defines, ARowListsOnlyTheDefinesThatReachIt) {
+  const json doc = runJson({"--kernel", "naive,cpu-packed", "--compare", "clblast,openblas,cublas",
+                            "-D", "WGX=8", "-D", "KC=256", "--size", "16"});
+  ASSERT_EQ(variantsOf(doc),
+            (std::vector<std::string>{"naive", "cpu-packed", "clblast", "openblas", "cublas"}))
+      << doc.dump();
+  const auto& naive = doc["results"][0];
+  EXPECT_EQ(naive["defines"]["WGX"], "8") << naive.dump();
+  EXPECT_EQ(naive["defines"]["KC"], "256") << naive.dump();  // a custom kernels.cl may read it
+  const auto& packed = doc["results"][1];
+  EXPECT_EQ(packed["defines"]["KC"], "256") << packed.dump();
+  EXPECT_EQ(packed["define_sources"]["KC"], "cli") << packed.dump();
+  EXPECT_FALSE(packed["defines"].contains("WGX")) << packed.dump();
+  for (int i = 2; i < 5; ++i) {
+    const auto& row = doc["results"][i];
+    for (const char* name : {"WGX", "KC"}) {
+      EXPECT_FALSE(row["defines"].is_object() && row["defines"].contains(name)) << row.dump();
+      EXPECT_FALSE(row["define_sources"].is_object() && row["define_sources"].contains(name))
+          << row.dump();
+    }
+  }
+}
+
 TEST(CpuParameters, ConstraintsNameTheDefine) {
   const auto r = runClgemm({"--kernel", "cpu-blocked", "-D", "BS_C=0", "--size", "8"});
   EXPECT_EQ(r.exit_code, 2);

@@ -83,6 +83,14 @@ const std::map<std::string, std::vector<std::string>> kOtherParams = {
     {"tc-3xtf32-wg", {"BM=128", "BN=64", "STAGES=3", "GROUP_M=3", "CHUNK=3", "TOTALS_MEM=1"}},
 };
 
+// beta != 0 reads C0 into every result; beta = 0, the default and most common call, must never
+// read C (it holds NaN then): the kernels take another path, which oclgrind checks as well.
+struct Scalars {
+  std::string alpha, beta;
+};
+const Scalars kWithC{"1.5", "-0.5"};
+const Scalars kWithoutC{"1.5", "0"};
+
 struct OclgrindRun {
   int exit_code = -1;
   std::string log;  // everything oclgrind reported
@@ -94,7 +102,7 @@ struct OclgrindRun {
 // `build_options` go to oclgrind's compiler after clgemm's own options.
 OclgrindRun underOclgrind(const std::string& variant, const Shape& s,
                           const std::vector<std::string>& defines, const std::string& kernels = "",
-                          const std::string& build_options = "") {
+                          const std::string& build_options = "", const Scalars& scalars = kWithC) {
   TempDir dir;
   const std::string log = dir.file("oclgrind.log");
   std::vector<std::string> command = {"oclgrind",
@@ -115,9 +123,9 @@ OclgrindRun underOclgrind(const std::string& variant, const Shape& s,
                                       "-k",
                                       std::to_string(s.k),
                                       "--alpha",
-                                      "1.5",
+                                      scalars.alpha,
                                       "--beta",
-                                      "-0.5",
+                                      scalars.beta,
                                       "--reps",
                                       "1",
                                       "--warmup",
@@ -141,8 +149,10 @@ OclgrindRun underOclgrind(const std::string& variant, const Shape& s,
   return run;
 }
 
-std::string describe(const Shape& s, const std::vector<std::string>& defines) {
-  std::string text = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+std::string describe(const Shape& s, const std::vector<std::string>& defines,
+                     const Scalars& scalars = kWithC) {
+  std::string text = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) +
+                     " alpha " + scalars.alpha + " beta " + scalars.beta;
   for (const auto& d : defines) text += " " + d;
   return text;
 }
@@ -156,18 +166,18 @@ std::vector<std::string> openClVariants() {
 
 class Oclgrind : public ::testing::TestWithParam<std::string> {};
 
-// A kernel oclgrind's device cannot run (as the registry says) is checked to be skipped with the
-// registry's reason, with both parameter sets, and without a report from oclgrind.
-TEST_P(Oclgrind, CleanWithDefaultAndOtherParameters) {
-  const std::string& variant = GetParam();
+// Every shape with both parameter sets, once with beta != 0 and once with beta = 0. A kernel
+// oclgrind's device cannot run (as the registry says) is checked to be skipped with the registry's
+// reason, and without a report from oclgrind.
+void expectCleanEverywhere(const std::string& variant, const Scalars& scalars) {
   const auto other = kOtherParams.find(variant);
   ASSERT_NE(other, kOtherParams.end())
       << variant << " has no non-default parameter set in kOtherParams: add one";
   const clgemm::DeviceInfo& device = oclgrindDevice();
   for (const auto& defines : {std::vector<std::string>{}, other->second}) {
     for (const Shape& s : kShapes) {
-      const OclgrindRun run = underOclgrind(variant, s, defines);
-      const std::string what = variant + " at " + describe(s, defines);
+      const OclgrindRun run = underOclgrind(variant, s, defines, "", "", scalars);
+      const std::string what = variant + " at " + describe(s, defines, scalars);
       EXPECT_EQ(run.log, "") << what << ": oclgrind reported:\n" << run.log;
       EXPECT_EQ(run.exit_code, 0) << what << "\n" << run.err;
       ASSERT_TRUE(run.report.contains("results")) << what << "\n" << run.err;
@@ -177,6 +187,10 @@ TEST_P(Oclgrind, CleanWithDefaultAndOtherParameters) {
     }
   }
 }
+
+TEST_P(Oclgrind, CleanWithBetaNonZero) { expectCleanEverywhere(GetParam(), kWithC); }
+
+TEST_P(Oclgrind, CleanWithBetaZero) { expectCleanEverywhere(GetParam(), kWithoutC); }
 
 // The tensor-core kernels need NVIDIA's compiler and GPU: oclgrind's simulated device is neither.
 TEST(OclgrindDevice, CannotRunTheTensorCoreKernels) {
@@ -226,16 +240,18 @@ TEST(OclgrindWholeFile, TheTensorCoreSectionIsLeftOut) {
 }
 
 // best's other way with sizes that divide no tile: padding copies in and out (forced here; on a
-// GPU they start at PAD_FROM = 4000), C copied in as well (beta = -0.5).
+// GPU they start at PAD_FROM = 4000), C copied in as well at beta = -0.5 and not at beta = 0.
 TEST(OclgrindPadding, BestPaddingCopiesAreClean) {
-  for (const Shape& s : {Shape{33, 17, 9}, Shape{20, 45, 11}, Shape{1, 1, 1}}) {
-    const OclgrindRun run = underOclgrind("best", s, {"PAD_FROM=0"});
-    const std::string what = "best at " + describe(s, {"PAD_FROM=0"});
-    EXPECT_EQ(run.log, "") << what << ": oclgrind reported:\n" << run.log;
-    EXPECT_EQ(run.exit_code, 0) << what << "\n" << run.err;
-    ASSERT_TRUE(run.report.contains("results")) << what << "\n" << run.err;
-    EXPECT_EQ(run.report["results"][0]["status"], "ok") << what << "\n" << run.err;
-    EXPECT_TRUE(run.report["results"][0]["defines"].contains("PADDED_M")) << what;
+  for (const Scalars& scalars : {kWithC, kWithoutC}) {
+    for (const Shape& s : {Shape{33, 17, 9}, Shape{20, 45, 11}, Shape{1, 1, 1}}) {
+      const OclgrindRun run = underOclgrind("best", s, {"PAD_FROM=0"}, "", "", scalars);
+      const std::string what = "best at " + describe(s, {"PAD_FROM=0"}, scalars);
+      EXPECT_EQ(run.log, "") << what << ": oclgrind reported:\n" << run.log;
+      EXPECT_EQ(run.exit_code, 0) << what << "\n" << run.err;
+      ASSERT_TRUE(run.report.contains("results")) << what << "\n" << run.err;
+      EXPECT_EQ(run.report["results"][0]["status"], "ok") << what << "\n" << run.err;
+      EXPECT_TRUE(run.report["results"][0]["defines"].contains("PADDED_M")) << what;
+    }
   }
 }
 

@@ -119,7 +119,7 @@ TEST(ParamStore, TunedEntryFileNameKeysDeviceDriverKernelAndSize) {
 // its values pass the kernel's constraints: a kernel whose parameters change must bring its
 // entries along, or users of that device would get a refusal instead of the tuned values.
 TEST(ParamStore, EveryShippedEntryIsValidForItsKernel) {
-  const std::string params = std::string(CLGEMM_SOURCE_DIR) + "/data/params";
+  const std::string params = clgemm_test::sourceDir() + "/data/params";
   const auto files = clgemm::jsonFilesIn(params);
   EXPECT_FALSE(files.empty()) << "no entries in " << params;
   for (const auto& file : files) {

@@ -24,7 +24,11 @@ for f in gflops.png ladder.png roofline.png; do
     fail "$f is not a PNG"
 done
 csv=$work/out/sweep.csv
-column() { awk -F, -v name="$1" 'NR == 1 { for (i = 1; i <= NF; ++i) if ($i == name) c = i; next } { print $c }' "$csv"; }
+# One column of the CSV by its header name, read as CSV (a device name may hold a quoted comma).
+column() {
+  python3 -c 'import csv, sys
+for row in csv.DictReader(open(sys.argv[1], newline="")): print(row[sys.argv[2]])' "$csv" "$1"
+}
 variants=$("$clgemm" --explain --kernel cl | wc -l)
 rows=$(($(wc -l <"$csv") - 1))
 # Every OpenCL kernel plus CLBlast and OpenBLAS, at both sizes; every kernel verified, and the

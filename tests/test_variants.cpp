@@ -183,7 +183,9 @@ INSTANTIATE_TEST_SUITE_P(
         ParamCase{"regtile2d_odd",
                   "regtile2d",
                   {"TSM=24", "TSN=20", "TSK=7", "WPTM=3", "WPTN=5", "PAD=2"}},
-        ParamCase{"best_128x128_8x8", "best", {"BM=128", "BN=128", "BK=16", "TM=8", "TN=8"}},
+        // BK=8: 16.5 KiB of local memory, within the 32 KiB every OpenCL device offers (pocl
+        // says 32 KiB where the L2 is shared); BK=16 would need 33 KiB.
+        ParamCase{"best_128x128_8x8", "best", {"BM=128", "BN=128", "BK=8", "TM=8", "TN=8"}},
         ParamCase{"best_rect_nopad",
                   "best",
                   {"BM=128", "BN=64", "BK=16", "TM=8", "TN=4", "PADA=0", "PADB=8", "GROUP_M=3"}},
@@ -198,6 +200,61 @@ INSTANTIATE_TEST_SUITE_P(
         ParamCase{"cpu_packed_odd", "cpu-packed", {"MC=5", "KC=3", "NC=7"}},
         ParamCase{"cpu_packed_big", "cpu-packed", {"MC=512", "KC=512", "NC=8192"}}),
     [](const auto& info) { return std::string(info.param.name); });
+
+// The CPU micro-kernel levels this machine can run, as the CPU itself reports them (the same test
+// the host's choice makes). cpu-packed picks the highest; CLGEMM_CPU_ISA caps the choice.
+std::vector<std::string> cpuMicroKernelLevels() {
+  std::vector<std::string> levels;
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  const bool fma = __builtin_cpu_supports("fma");
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw") && fma)
+    levels.push_back("avx512");
+  if (__builtin_cpu_supports("avx2") && fma) levels.push_back("avx2");
+#endif
+  levels.push_back("portable");
+  return levels;
+}
+
+// Sets an environment variable for the clgemm runs of one scope.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value) : name_(name) {
+    setenv(name, value.c_str(), /*overwrite=*/1);
+  }
+  ~ScopedEnv() { unsetenv(name_); }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+};
+
+// Every micro-kernel this CPU can run, not only the one it picks: on an AVX-512 machine the AVX2
+// and portable kernels (what AVX2-only and other CPUs run) are checked too, each at its own default
+// blocking and at blocks smaller than its register tile, with beta != 0.
+TEST(CpuPacked, EveryMicroKernelThisCpuCanRunMatchesTheReference) {
+  for (const std::string& level : cpuMicroKernelLevels()) {
+    SCOPED_TRACE("CLGEMM_CPU_ISA=" + level);
+    const ScopedEnv isa("CLGEMM_CPU_ISA", level);
+    const auto explain = runClgemm({"--explain", "--kernel", "cpu-packed"});
+    ASSERT_EQ(explain.exit_code, 0) << explain.err;
+    EXPECT_NE(explain.out.find(", " + level + " "), std::string::npos)
+        << "cpu-packed did not pick the " << level << " micro-kernel:\n"
+        << explain.out;
+    for (const std::vector<std::string>& defines :
+         {std::vector<std::string>{},
+          std::vector<std::string>{"-D", "MC=5", "-D", "KC=3", "-D", "NC=7"}}) {
+      std::vector<std::string> args = {"--kernel", "cpu-packed", "-m",  "67",     "-n",  "45", "-k",
+                                       "131",      "--alpha",    "1.5", "--beta", "-0.5"};
+      args.insert(args.end(), defines.begin(), defines.end());
+      const json doc = runJson(args);
+      ASSERT_TRUE(doc.contains("results")) << doc.dump();
+      EXPECT_EQ(doc["results"][0]["status"], "ok") << doc["results"][0].dump();
+    }
+  }
+}
 
 TEST(Defaults, ReportedWithTheirSource) {
   const json doc = runJson({"--kernel", "regtile2d", "--size", "16"});

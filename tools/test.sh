@@ -11,24 +11,56 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${CLGEMM_BUILD_DIR:-$root/build}
 jobs=$(nproc)
 
+# Each stage's wall time is printed at its end and all of them once more at the end of the script,
+# so a slow stage shows in CI's log (CI allows 90 minutes; README's Tests section has the total).
+stage_name=""
+stage_start=$SECONDS
+stage_times=()
+minutes() { printf '%d min %02d s' $(($1 / 60)) $(($1 % 60)); }
+end_stage() {  # $1: how the stage ended, "done" or "FAILED"
+  [ -n "$stage_name" ] || return 0
+  local took=$((SECONDS - stage_start))
+  stage_times+=("$(printf '%-40s %s' "$stage_name" "$(minutes "$took")") ${1/done/}")
+  echo "== $stage_name: $1 in $(minutes "$took")"
+  stage_name=""
+}
+stage() {
+  end_stage done
+  stage_name=$1
+  stage_start=$SECONDS
+  echo "== $1"
+}
+summary() {
+  local status=$?
+  end_stage "$([ "$status" -eq 0 ] && echo done || echo FAILED)"
+  echo "== stage times"
+  printf '   %s\n' "${stage_times[@]}"
+  echo "   total: $(minutes "$SECONDS")"
+}
+trap summary EXIT
+
+stage "setup (packages)"
 "$root/tools/setup.sh"
 
-echo "== full build: $build"
+stage "full: build ($build)"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCLGEMM_BUILD_TESTS=ON
 cmake --build "$build" -j"$jobs"
+stage "full: tests"
 (cd "$build" && ctest --output-on-failure --timeout 900 "$@")
 
-echo "== build without CLBlast and OpenBLAS: $build-minimal"
+stage "without CLBlast and OpenBLAS: build ($build-minimal)"
 cmake -S "$root" -B "$build-minimal" -DCMAKE_BUILD_TYPE=Release -DCLGEMM_BUILD_TESTS=ON \
   -DCLGEMM_WITH_CLBLAST=OFF -DCLGEMM_WITH_OPENBLAS=OFF
 cmake --build "$build-minimal" -j"$jobs"
+stage "without CLBlast and OpenBLAS: tests"
 # The kernels are the same in both builds, so the oclgrind suite runs once, above.
 (cd "$build-minimal" && ctest --output-on-failure --timeout 900 -LE oclgrind "$@")
 
-echo "== AddressSanitizer + UndefinedBehaviorSanitizer build: $build-sanitize"
+stage "ASan + UBSan: build ($build-sanitize)"
 cmake -S "$root" -B "$build-sanitize" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLGEMM_BUILD_TESTS=ON \
   -DCLGEMM_SANITIZE=ON
 cmake --build "$build-sanitize" -j"$jobs"
+stage "ASan + UBSan: tests"
 # oclgrind preloads its own OpenCL runtime, which cannot come before ASan's; those runs are above.
 # pocl leaks inside its compiler whenever a kernel is not in its cache (tests/lsan-pocl.supp).
 # intercept_tls_get_addr=0: LeakSanitizer's exit-time scan of dynamic TLS otherwise crashes now and
@@ -40,11 +72,12 @@ cmake --build "$build-sanitize" -j"$jobs"
   LSAN_OPTIONS="suppressions=$root/tests/lsan-pocl.supp:print_suppressions=0:intercept_tls_get_addr=0" \
     ctest --output-on-failure --timeout 900 -LE oclgrind "$@")
 
-echo "== libFuzzer targets: $build-fuzz"
+stage "libFuzzer: build ($build-fuzz)"
 # Only the parsers are built here (CLGEMM_FUZZ configures nothing else), so clang needs neither
 # OpenCL nor OpenMP; one fuzzer runs per core, and what they find is saved under
 # $build-fuzz/tests/fuzz/<target>.run/artifacts.
 CC=clang CXX=clang++ cmake -S "$root" -B "$build-fuzz" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCLGEMM_FUZZ=ON -DCLGEMM_BUILD_TESTS=OFF
 cmake --build "$build-fuzz" -j"$jobs"
+stage "libFuzzer: fuzzing"
 (cd "$build-fuzz" && ctest --output-on-failure -L fuzz -j"$jobs" "$@")
