@@ -28,11 +28,18 @@ struct ResolvedDefine {
   std::string name;
   std::string value;
   // "cli", "store" (the user's store, written by clgemm tune), "data" (an entry shipped in
-  // data/params), "problem" or "default"
+  // data/params), "problem" or "default". An entry tuned on another device of this one's class
+  // adds what they share: "data:architecture", "store:vendor" (param_store.hpp).
   std::string source;
 
   // Whether the value came from a tuned entry (the user's store or data/params).
-  bool fromTunedEntry() const { return source == "store" || source == "data"; }
+  bool fromTunedEntry() const {
+    return source.rfind("store", 0) == 0 || source.rfind("data", 0) == 0;
+  }
+  // Whether that entry was tuned on another device (of the same architecture or vendor).
+  bool fromBorrowedEntry() const {
+    return fromTunedEntry() && source.find(':') != std::string::npos;
+  }
 };
 
 class ResolvedDefines {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cl_check.hpp"
+#include "device_class.hpp"
 #include "errors.hpp"
 
 namespace clgemm {
@@ -65,6 +66,16 @@ void readPciBusInfo(const cl::Device& device, const std::string& extensions, Dev
   } info{};
   if (clGetDeviceInfo(device(), kPciBusInfo, sizeof info, &info, nullptr) == CL_SUCCESS)
     d.pci = PciAddress{info.domain, info.bus, info.device, info.function};
+}
+
+// cl_intel_device_attribute_query's IP version (a cl_version), where the driver offers it.
+std::optional<unsigned> intelIpVersion(const cl::Device& device, const std::string& extensions) {
+  if (extensions.find("cl_intel_device_attribute_query") == std::string::npos) return std::nullopt;
+  constexpr cl_device_info kIpVersion = 0x4250;  // CL_DEVICE_IP_VERSION_INTEL
+  cl_uint value = 0;
+  if (clGetDeviceInfo(device(), kIpVersion, sizeof value, &value, nullptr) != CL_SUCCESS)
+    return std::nullopt;
+  return unsigned(value);
 }
 
 std::vector<cl::Platform> platforms() {
@@ -169,6 +180,7 @@ DeviceInfo describeDevice(const cl::Device& device, int platform_index, int devi
     const std::string extensions = device.getInfo<CL_DEVICE_EXTENSIONS>();
     readPciBusInfo(device, extensions, d);
     readNvidiaAttributes(device, extensions, d);
+    d.architecture = deviceArchitecture(d, intelIpVersion(device, extensions));
     return d;
   } catch (const cl::Error& e) {
     rethrowClError(e);
@@ -197,6 +209,7 @@ void listDevices(std::ostream& out) {
           << (d.has_profiling ? "yes" : "no") << "\n";
       if (d.nv_cc_major)
         out << "    compute capability " << *d.nv_cc_major << "." << *d.nv_cc_minor << "\n";
+      if (!d.architecture.empty()) out << "    architecture " << d.architecture << "\n";
       if (d.pci) out << "    PCI " << pciBusId(*d.pci) << "\n";
     }
   }

@@ -50,6 +50,10 @@ struct DeviceInfo {
   // from cl_khr_pci_bus_info, else (NVIDIA drivers without it) cl_nv_device_attribute_query; unset
   // where the driver offers neither.
   std::optional<PciAddress> pci;
+  // The architecture its compiler targets ("sm_90", "gfx90a", "intel-ip-12.55", pocl's
+  // "skylake-avx512"), which tuned entries of other devices are matched by; empty where unknown
+  // (device_class.hpp).
+  std::string architecture;
   // Whether the vendor's compiler takes -cl-nv-verbose and reports registers (NVIDIA's driver).
   bool is_nvidia() const { return nv_cc_major.has_value(); }
 };

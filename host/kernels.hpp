@@ -163,8 +163,9 @@ std::vector<const Variant*> parseCompareList(const std::string& list);
 // "clblast, openblas, cublas, cublas-tf32": every baseline, for messages.
 std::string baselineNames();
 
-// The default --kernel list.
-inline constexpr const char* kDefaultKernels = "naive,tiled,regtile2d";
+// The default --kernel list: the ladder's first rungs and its end (best), so that a first run shows
+// what clgemm can do on the device.
+inline constexpr const char* kDefaultKernels = "naive,tiled,regtile2d,best";
 
 // One line per variant in `chosen`: what it builds on and what it adds (--explain).
 std::string explainVariants(const std::vector<const Variant*>& chosen);

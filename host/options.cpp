@@ -4,8 +4,10 @@
 #include <cerrno>
 #include <climits>
 #include <cmath>
+#include <cstddef>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -247,6 +249,22 @@ void rejectSwallowedOptions(const cxxopts::Options& parser, const cxxopts::Parse
   }
 }
 
+// Where the subcommand (peak, tune) stands: the first argument that is neither an option nor an
+// option's value, so that `clgemm --kernels my.cl tune ...` reads as `clgemm tune --kernels my.cl`.
+// A file named "tune" given as --out's value stays a value.
+std::optional<std::size_t> subcommandAt(const cxxopts::Options& parser,
+                                        const std::vector<const char*>& args) {
+  std::set<std::string> flags, taking_value;
+  optionNames(parser, flags, taking_value);
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const std::string arg = args[i];
+    if (arg == "peak" || arg == "tune") return i;
+    if (arg.size() < 2 || arg[0] != '-') return std::nullopt;                // the parser blames it
+    if (arg.find('=') == std::string::npos && taking_value.count(arg)) ++i;  // its value is next
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string helpText() {
@@ -270,14 +288,15 @@ std::string helpText() {
 }
 
 Options parseOptions(int argc, const char* const argv[]) {
-  // A subcommand is the first argument; the rest parse like any other command line.
+  // A subcommand may stand before, among or after the options; the rest parse like any other
+  // command line.
   Command command = Command::kRun;
   std::vector<const char*> args(argv, argv + argc);
-  if (args.size() > 1 && (std::string(args[1]) == "peak" || std::string(args[1]) == "tune")) {
-    command = std::string(args[1]) == "peak" ? Command::kPeak : Command::kTune;
-    args.erase(args.begin() + 1);
-  }
   cxxopts::Options parser = makeParser();
+  if (const auto at = subcommandAt(parser, args)) {
+    command = std::string(args[*at]) == "peak" ? Command::kPeak : Command::kTune;
+    args.erase(args.begin() + std::ptrdiff_t(*at));
+  }
   cxxopts::ParseResult result;
   rejectMissingLastValue(parser, args);
   try {

@@ -16,11 +16,14 @@ VariantParams resolveVariantParams(const Variant& variant, const std::vector<Use
                                    const SearchDirs& dirs, const DeviceInfo& device,
                                    const Shape& size, std::vector<std::string>* warnings) {
   TunedEntry tuned;
-  if (!findTunedEntry(dirs.dirs, device.name, device.driver_version, variant.name, size, tuned,
-                      warnings))
-    return {ResolvedDefines(variant.params, user), "", std::nullopt};
-  const std::string source = tuned.dir_index < dirs.store_dirs ? "store" : "data";
-  return {ResolvedDefines(variant.params, user, tuned.defines, source), tuned.file, tuned.size};
+  if (!findTunedEntry(dirs.dirs, device, variant.name, size, tuned, warnings))
+    return {ResolvedDefines(variant.params, user), "", std::nullopt, ""};
+  // "store" or "data" for this device's own entry; a borrowed one says what it shares with it.
+  std::string source = tuned.dir_index < dirs.store_dirs ? "store" : "data";
+  if (tuned.match == ClassMatch::kArchitecture) source += ":architecture";
+  if (tuned.match == ClassMatch::kVendor) source += ":vendor";
+  return {ResolvedDefines(variant.params, user, tuned.defines, source), tuned.file, tuned.size,
+          tuned.matchReason()};
 }
 
 }  // namespace clgemm

@@ -19,6 +19,8 @@ struct VariantParams {
   ResolvedDefines defines;
   std::string tuned_file;           // the store or data entry used; empty when none
   std::optional<Shape> tuned_size;  // the size that entry was tuned for, where it says
+  // Why that entry serves this device: "same device", "same architecture sm_90", ...
+  std::string tuned_match;
 };
 
 // The user's -D defines that reach `variant`. An OpenCL kernel gets them all (its parameters and

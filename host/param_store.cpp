@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <system_error>
+#include <tuple>
 
 #include "kernel_source.hpp"
 #include "user_store.hpp"
@@ -31,6 +33,8 @@ bool readEntry(const fs::path& path, TunedEntry& entry, std::vector<std::string>
       if (entry.size->m < 1 || entry.size->n < 1 || entry.size->k < 1)
         throw std::runtime_error("size m, n, k must be positive");
     }
+    entry.tuned_on.reset();
+    if (doc.contains("class")) entry.tuned_on = classFromJson(doc.at("class"));
     entry.defines.clear();
     for (const auto& [name, value] : doc.at("defines").items())
       entry.defines[name] = value.is_string() ? value.get<std::string>() : value.dump();
@@ -55,6 +59,10 @@ double sizeDistance(const TunedEntry& entry, const Shape& size) {
 
 std::vector<std::string> dataDirs(const std::string& kernels_origin, const std::string& sub) {
   std::vector<std::string> dirs;
+  if (const char* data = std::getenv("CLGEMM_DATA"); data && *data) {
+    if (std::string(data) != "none") dirs.push_back((fs::path(data) / sub).string());
+    return dirs;
+  }
   std::error_code ec;
   if (fs::is_regular_file(kernels_origin, ec))
     dirs.push_back((fs::path(kernels_origin).parent_path() / "data" / sub).string());
@@ -88,34 +96,57 @@ std::vector<std::string> jsonFilesIn(const std::string& dir) {
   return files;
 }
 
-bool findTunedEntry(const std::vector<std::string>& dirs, const std::string& device,
-                    const std::string& driver, const std::string& kernel, const Shape& size,
-                    TunedEntry& entry, std::vector<std::string>* warnings) {
+std::string TunedEntry::matchReason() const {
+  if (match == ClassMatch::kDevice) return "same device";
+  return tuned_on ? classMatchReason(match, *tuned_on) : "";
+}
+
+std::vector<TunedEntry> rankedTunedEntries(const std::vector<std::string>& dirs,
+                                           const DeviceInfo& device, const std::string& kernel,
+                                           const Shape& size, std::vector<std::string>* warnings) {
+  std::vector<TunedEntry> own, borrowed;  // in folder and name order
+  const DeviceClass here = classOf(device);
   for (std::size_t d = 0; d < dirs.size(); ++d) {
-    std::optional<TunedEntry> best;
     for (const auto& path : jsonFilesIn(dirs[d])) {
       TunedEntry candidate;
-      if (!readEntry(path, candidate, warnings)) continue;
-      if (candidate.device != device || candidate.kernel != kernel) continue;
+      if (!readEntry(path, candidate, warnings) || candidate.kernel != kernel) continue;
       candidate.dir_index = d;
-      if (!best) {
-        best = candidate;
-        continue;
+      if (candidate.device == device.name) {
+        candidate.match = ClassMatch::kDevice;
+        own.push_back(std::move(candidate));
+      } else if (candidate.tuned_on) {
+        candidate.match = classMatch(*candidate.tuned_on, here);
+        if (candidate.match != ClassMatch::kNone) borrowed.push_back(std::move(candidate));
       }
-      // Same driver first, then the nearest size; among equals the first file in name order.
-      const bool same = candidate.driver == driver, best_same = best->driver == driver;
-      if (same != best_same) {
-        if (same) best = candidate;
-        continue;
-      }
-      if (sizeDistance(candidate, size) < sizeDistance(*best, size)) best = candidate;
-    }
-    if (best) {
-      entry = *best;
-      return true;
     }
   }
-  return false;
+  // stable_sort keeps name order among equals, so the choice is deterministic. This device's own:
+  // the first folder holding any, then the same driver, then the nearest size.
+  auto own_rank = [&](const TunedEntry& e) {
+    return std::make_tuple(e.dir_index, e.driver != device.driver_version, sizeDistance(e, size));
+  };
+  std::stable_sort(own.begin(), own.end(), [&](const TunedEntry& a, const TunedEntry& b) {
+    return own_rank(a) < own_rank(b);
+  });
+  // Its class's: the closest class, the nearest hardware, the earlier folder, the nearest size.
+  auto class_rank = [&](const TunedEntry& e) {
+    return std::make_tuple(int(e.match), hardwareDistance(*e.tuned_on, here), e.dir_index,
+                           sizeDistance(e, size));
+  };
+  std::stable_sort(borrowed.begin(), borrowed.end(), [&](const TunedEntry& a, const TunedEntry& b) {
+    return class_rank(a) < class_rank(b);
+  });
+  own.insert(own.end(), borrowed.begin(), borrowed.end());
+  return own;
+}
+
+bool findTunedEntry(const std::vector<std::string>& dirs, const DeviceInfo& device,
+                    const std::string& kernel, const Shape& size, TunedEntry& entry,
+                    std::vector<std::string>* warnings) {
+  const auto ranked = rankedTunedEntries(dirs, device, kernel, size, warnings);
+  if (ranked.empty()) return false;
+  entry = ranked.front();
+  return true;
 }
 
 std::string tunedEntryFileName(const std::string& device, const std::string& driver,

@@ -114,9 +114,15 @@ void writeSizeTables(std::ostream& out, const RunInfo& run, const std::vector<Re
   writeAligned(out, header, cells, numeric_from, numeric_to);
   if (any_user) out << "(* set with -D on the command line)\n";
   for (const auto& r : rows) {
-    bool tuned = false;
-    for (const auto& d : r.defines) tuned = tuned || d.fromTunedEntry();
-    if (tuned)
+    bool tuned = false, borrowed = false;
+    for (const auto& d : r.defines) {
+      tuned = tuned || d.fromTunedEntry();
+      borrowed = borrowed || d.fromBorrowedEntry();
+    }
+    if (borrowed)
+      out << "(+ " << r.variant << ": no entry for this device; borrowed from " << r.params_file
+          << ", " << r.params_match << ")\n";
+    else if (tuned)
       out << "(+ " << r.variant << ": tuned for this device, from " << r.params_file << ")\n";
   }
   for (const auto& r : rows)
@@ -359,6 +365,7 @@ void writeJson(std::ostream& out, const RunInfo& run, const std::vector<ResultRo
          {"defines", defines},
          {"define_sources", sources},
          {"params_file", r.params_file},
+         {"params_match", r.params_match},
          {"warmup", run.warmup},
          {"reps", run.reps},
          {"ms_median", jsonOrNull(r.ms_median)},

@@ -21,7 +21,8 @@ struct ResultRow {
   std::string device;          // where it ran: the OpenCL device or the host CPU
   std::optional<int> threads;  // host threads, for CPU paths and OpenBLAS
   std::vector<ResolvedDefine> defines;
-  std::string params_file;  // the tuned entry (user's store or data/params) defines came from
+  std::string params_file;   // the tuned entry (user's store or data/params) defines came from
+  std::string params_match;  // why that entry serves this device: "same architecture sm_90", ...
   std::optional<double> ms_median, ms_min, gflops, err_ratio;
   std::optional<double> err_threshold;  // the error ratio this row had to stay under, when checked
   // This row's GFLOP/s over the baseline's, measured in the same run, when that baseline ran.

@@ -79,6 +79,7 @@ struct Planned {
   const Variant* variant;
   std::optional<ResolvedDefines> defines;  // the parameters, once resolved (not for skipped ones)
   std::string tuned_file;                  // the tuned entry the parameters came from, if any
+  std::string tuned_match;                 // why that entry serves this device
   std::unique_ptr<VariantRunner> runner;   // null when skipped
   std::string skip_reason;
 };
@@ -100,7 +101,7 @@ std::vector<const Variant*> chooseVariants(const Options& o) {
 
 Planned plan(const Variant& v, const Options& o, ClSession* session, const Problem& problem,
              int threads, const SearchDirs& param_dirs, std::ostream& err) {
-  Planned p{&v, std::nullopt, "", nullptr, ""};
+  Planned p{&v, std::nullopt, "", "", nullptr, ""};
   if (!backendBuilt(v.backend)) {
     p.skip_reason = "not built: " + v.name +
                     " was not found when clgemm was configured (see CLGEMM_WITH_CLBLAST / "
@@ -124,6 +125,7 @@ Planned plan(const Variant& v, const Options& o, ClSession* session, const Probl
     for (const auto& w : warnings) err << "clgemm: note: " << w << "\n";
     p.defines = std::move(params.defines);
     p.tuned_file = params.tuned_file;
+    p.tuned_match = params.tuned_match;
   } else {
     p.defines.emplace(v.params, definesReaching(v, o.defines));
   }
@@ -174,6 +176,7 @@ ResultRow runAndVerify(Planned& p, const Options& o, const Problem& problem,
   row.k = problem.k;
   if (p.defines) row.defines = p.defines->all();
   row.params_file = p.tuned_file;
+  row.params_match = p.tuned_match;
   if (!p.runner) {
     row.status = "skipped";
     row.message = p.skip_reason;

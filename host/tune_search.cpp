@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <random>
 #include <vector>
 
@@ -12,13 +13,18 @@ namespace {
 // a search is the same wherever the cache is resumed.
 std::size_t below(std::mt19937_64& rng, std::size_t n) { return std::size_t(rng() % n); }
 
-// A fixed order: the start first, then the rest as given.
+// A fixed order: the seeds first, then the rest as given.
 class OrderedSearch : public TuneSearch {
  public:
-  OrderedSearch(std::vector<std::size_t> order, std::optional<std::size_t> start) {
-    if (start) order_.push_back(*start);
+  OrderedSearch(const std::vector<std::size_t>& order, const std::vector<std::size_t>& seeds) {
+    std::vector<bool> taken(order.size(), false);
+    for (std::size_t i : seeds)
+      if (i < taken.size() && !taken[i]) {
+        order_.push_back(i);
+        taken[i] = true;
+      }
     for (std::size_t i : order)
-      if (!start || i != *start) order_.push_back(i);
+      if (!taken[i]) order_.push_back(i);
   }
   std::optional<std::size_t> next() override {
     if (at_ >= order_.size()) return std::nullopt;
@@ -44,31 +50,39 @@ std::vector<std::size_t> shuffled(std::size_t n, std::uint64_t seed) {
   return order;
 }
 
-// Simulated annealing: from the current configuration, step one parameter to a neighbouring
-// candidate value (now and then to any value); a better score is always taken, a worse one with a
-// probability that shrinks as the search cools over its budget. Configurations already proposed
-// are not proposed again; when no unseen neighbour turns up, the walk restarts from a random unseen
-// configuration.
+// Simulated annealing: the seeds first (the walk starts from the best of them), then from the
+// current configuration, step one parameter to a neighbouring candidate value (now and then to any
+// value); a better score is always taken, a worse one with a probability that shrinks as the search
+// cools over its budget (or its time). Configurations already proposed are not proposed again; when
+// no unseen neighbour turns up, the walk restarts from a random unseen configuration.
 class AnnealSearch : public TuneSearch {
  public:
-  AnnealSearch(const TuneSpace& space, std::optional<std::size_t> start, std::size_t budget,
-               std::uint64_t seed)
+  AnnealSearch(const TuneSpace& space, const std::vector<std::size_t>& seeds, std::size_t budget,
+               std::uint64_t seed, std::function<double()> cooling)
       : space_(space),
         seen_(space.valid.size(), false),
+        is_seed_(space.valid.size(), false),
         movable_(movableParams(space)),
         budget_(budget == 0 ? 1 : budget),
         rng_(seed),
-        start_(start) {}
+        cooling_(std::move(cooling)) {
+    for (std::size_t i : seeds)
+      if (i < is_seed_.size() && !is_seed_[i]) {
+        seeds_.push_back(i);
+        is_seed_[i] = true;
+      }
+  }
 
   std::optional<std::size_t> next() override {
     if (proposed_ >= space_.valid.size()) return std::nullopt;
     std::optional<std::size_t> pick;
-    if (!current_) {
-      pick = start_ ? *start_ : below(rng_, space_.valid.size());
+    while (!pick && seed_at_ < seeds_.size()) {
+      pick = seeds_[seed_at_++];
       if (seen_[*pick]) pick.reset();
-    } else {
-      pick = neighbour(*current_);
     }
+    if (!pick && !current_) pick = below(rng_, space_.valid.size());
+    if (pick && seen_[*pick]) pick.reset();
+    if (!pick && current_) pick = neighbour(*current_);
     if (!pick) pick = randomUnseen();
     seen_[*pick] = true;
     ++proposed_;
@@ -77,7 +91,10 @@ class AnnealSearch : public TuneSearch {
 
   void record(std::size_t index, double score) override {
     ++recorded_;
-    if (!current_ || score >= current_score_ || accept(score)) {
+    // A seed is a starting point, never a step: the walk starts from the best one.
+    const bool take = is_seed_[index] ? (!current_ || score > current_score_)
+                                      : (!current_ || score >= current_score_ || accept(score));
+    if (take) {
       current_ = index;
       current_score_ = score;
     }
@@ -86,7 +103,8 @@ class AnnealSearch : public TuneSearch {
  private:
   // Worse scores are relative: losing 5% is the same step at 10 or 10000 GFLOP/s.
   bool accept(double score) {
-    const double progress = std::min(1.0, double(recorded_) / double(budget_));
+    const double progress =
+        std::clamp(cooling_ ? cooling_() : double(recorded_) / double(budget_), 0.0, 1.0);
     const double temperature = kStartTemperature * (1.0 - progress) + 1e-3;
     if (current_score_ <= 0.0) return true;
     const double loss = (current_score_ - score) / current_score_;
@@ -143,11 +161,13 @@ class AnnealSearch : public TuneSearch {
   static constexpr double kStartTemperature = 0.05;  // a 5% loss is taken with p = 1/e at first
 
   const TuneSpace& space_;
-  std::vector<bool> seen_;
+  std::vector<bool> seen_, is_seed_;
+  std::vector<std::size_t> seeds_;
+  std::size_t seed_at_ = 0;
   std::vector<std::size_t> movable_;
   std::size_t budget_;
   std::mt19937_64 rng_;
-  std::optional<std::size_t> start_;
+  std::function<double()> cooling_;
   std::optional<std::size_t> current_;
   double current_score_ = 0.0;
   std::size_t proposed_ = 0, recorded_ = 0;
@@ -170,18 +190,27 @@ std::string strategyName(TuneStrategy strategy) {
 }
 
 std::unique_ptr<TuneSearch> makeTuneSearch(TuneStrategy strategy, const TuneSpace& space,
-                                           std::optional<std::size_t> start, std::size_t budget,
-                                           std::uint64_t seed) {
+                                           const std::vector<std::size_t>& seeds,
+                                           std::size_t budget, std::uint64_t seed,
+                                           std::function<double()> cooling) {
   if (strategy == TuneStrategy::kAuto)
     strategy = budget >= space.valid.size() ? TuneStrategy::kFull : TuneStrategy::kAnneal;
   switch (strategy) {
     case TuneStrategy::kRandom:
-      return std::make_unique<OrderedSearch>(shuffled(space.valid.size(), seed), start);
+      return std::make_unique<OrderedSearch>(shuffled(space.valid.size(), seed), seeds);
     case TuneStrategy::kAnneal:
-      return std::make_unique<AnnealSearch>(space, start, budget, seed);
+      return std::make_unique<AnnealSearch>(space, seeds, budget, seed, std::move(cooling));
     default:
-      return std::make_unique<OrderedSearch>(inOrder(space.valid.size()), start);
+      return std::make_unique<OrderedSearch>(inOrder(space.valid.size()), seeds);
   }
+}
+
+std::unique_ptr<TuneSearch> makeTuneSearch(TuneStrategy strategy, const TuneSpace& space,
+                                           std::optional<std::size_t> start, std::size_t budget,
+                                           std::uint64_t seed) {
+  std::vector<std::size_t> seeds;
+  if (start) seeds.push_back(*start);
+  return makeTuneSearch(strategy, space, seeds, budget, seed);
 }
 
 }  // namespace clgemm

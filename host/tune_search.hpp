@@ -5,9 +5,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "tune_space.hpp"
 
@@ -31,8 +33,15 @@ class TuneSearch {
   virtual void record(std::size_t index, double score) = 0;
 };
 
-// `start`: the index of the current parameters in space.valid, if they are there. `budget`: how
-// many configurations the search will evaluate (annealing cools over it).
+// `seeds`: indices in space.valid proposed first, in order (the current parameters, then the
+// nearest tuned entries and the defaults); annealing walks on from the best of them. `budget`: how
+// many configurations the search will evaluate; annealing cools over it, or as `cooling` says
+// where given (the fraction of the time used, for a search bounded by time alone).
+std::unique_ptr<TuneSearch> makeTuneSearch(TuneStrategy strategy, const TuneSpace& space,
+                                           const std::vector<std::size_t>& seeds,
+                                           std::size_t budget, std::uint64_t seed,
+                                           std::function<double()> cooling = {});
+// One seed, or none.
 std::unique_ptr<TuneSearch> makeTuneSearch(TuneStrategy strategy, const TuneSpace& space,
                                            std::optional<std::size_t> start, std::size_t budget,
                                            std::uint64_t seed);

@@ -45,17 +45,36 @@ std::string fromEnvironment(const char* name, const char* built_in) {
 // The user's store (peaks, tuned parameters) changes what a run reports and which defines it
 // uses, so the tests never see the developer's: unless a test sets CLGEMM_STORE itself, clgemm
 // runs with a store folder that does not exist (a CLGEMM_STORE of the shell is replaced too).
-// Likewise a CLGEMM_CPU_ISA of the shell would quietly test another CPU micro-kernel than the one
-// the machine picks: tests that want one set it themselves.
+// The entries shipped in data/params would make a run's defines depend on the machine (an entry
+// for this CPU's pocl device, or for its class): CLGEMM_DATA=none hides them, and the tests that
+// read shipped data say so. Likewise a CLGEMM_CPU_ISA of the shell would quietly test another CPU
+// micro-kernel than the one the machine picks: tests that want one set it themselves.
 const bool kHermeticStore = [] {
   const std::string none =
       (fs::temp_directory_path() / ("clgemm-test-no-store-" + std::to_string(::getpid()))).string();
   setenv("CLGEMM_STORE", none.c_str(), /*overwrite=*/1);
+  setenv("CLGEMM_DATA", "none", /*overwrite=*/1);
   unsetenv("CLGEMM_CPU_ISA");
   return true;
 }();
 
 }  // namespace
+
+ScopedEnv::ScopedEnv(std::string name, const std::optional<std::string>& value)
+    : name_(std::move(name)) {
+  if (const char* old = std::getenv(name_.c_str())) old_ = old;
+  if (value)
+    setenv(name_.c_str(), value->c_str(), /*overwrite=*/1);
+  else
+    unsetenv(name_.c_str());
+}
+
+ScopedEnv::~ScopedEnv() {
+  if (old_)
+    setenv(name_.c_str(), old_->c_str(), /*overwrite=*/1);
+  else
+    unsetenv(name_.c_str());
+}
 
 std::string clgemmExecutable() { return fromEnvironment("CLGEMM_EXE", CLGEMM_EXE); }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,20 @@ class RunningClgemm {
   bool reaped_ = false;
   int status_ = 0;
   std::string out_path_, err_path_, dir_;
+};
+
+// An environment variable set (or, with no value, unset) for the clgemm runs of one scope, and put
+// back as it was afterwards.
+class ScopedEnv {
+ public:
+  ScopedEnv(std::string name, const std::optional<std::string>& value);
+  ~ScopedEnv();
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  std::string name_;
+  std::optional<std::string> old_;
 };
 
 // A fresh, empty directory under the system temp dir, removed when the object goes away.

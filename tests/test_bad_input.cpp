@@ -232,10 +232,11 @@ std::vector<BadCase> badCases() {
        std::vector<std::string>{"peek"} + kSmall + kOut,
        2,
        {"unexpected argument 'peek'"}},
-      {"CommandWordAfterOptions",
+      // The subcommand may follow options, which must then be its own.
+      {"PeakAfterOptionsItDoesNotTake",
        kSmall + kOut + std::vector<std::string>{"peak"},
        2,
-       {"unexpected argument 'peak'"}},
+       {"does not apply to clgemm peak"}},
       {"ValueIsTheNextOption",
        std::vector<std::string>{"-m", "8", "-n", "8", "-k", "8", "--reps", "--warmup", "0"} + kOut,
        2,

@@ -35,7 +35,7 @@ std::string usageMessage(std::initializer_list<const char*> args) {
 
 TEST(Options, DefaultsMatchTheDocumentation) {
   const auto o = parse({});
-  EXPECT_EQ(o.kernels, "naive,tiled,regtile2d");
+  EXPECT_EQ(o.kernels, "naive,tiled,regtile2d,best");
   EXPECT_FALSE(o.m || o.n || o.k);
   EXPECT_FALSE(o.platform || o.device);
   EXPECT_EQ(o.alpha, 1.0f);
@@ -160,6 +160,23 @@ TEST(Options, UnknownOptionsAndStrayArguments) {
   EXPECT_NE(usageMessage({"--bogus"}).find("bogus"), std::string::npos);
   EXPECT_NE(usageMessage({"stray"}).find("'stray'"), std::string::npos);
   EXPECT_NE(usageMessage({"-m"}).find("m"), std::string::npos);  // value missing
+}
+
+// The subcommand may come after options (`clgemm --kernels my.cl tune ...`); an option's value
+// that happens to read "tune" stays a value.
+TEST(Options, TheSubcommandMayFollowOptions) {
+  EXPECT_EQ(parse({"tune", "--kernel", "best", "--budget", "5"}).command, clgemm::Command::kTune);
+  const auto after = parse({"--kernel", "best", "tune", "--budget", "5"});
+  EXPECT_EQ(after.command, clgemm::Command::kTune);
+  EXPECT_EQ(after.kernels, "best");
+  EXPECT_EQ(after.budget, 5);
+  EXPECT_EQ(parse({"--reps", "3", "peak"}).command, clgemm::Command::kPeak);
+  const auto value = parse({"--out", "tune", "--size", "8"});
+  EXPECT_EQ(value.command, clgemm::Command::kRun);
+  EXPECT_EQ(value.out, "tune");
+  EXPECT_EQ(parse({"--out=tune", "--size", "8"}).command, clgemm::Command::kRun);
+  // Only one subcommand: a second is a stray argument.
+  EXPECT_NE(usageMessage({"tune", "--kernel", "best", "peak"}).find("'peak'"), std::string::npos);
 }
 
 TEST(Options, VariantListsAreCheckedByName) {

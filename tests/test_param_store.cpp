@@ -2,14 +2,18 @@
 // values it took from there (source "data") with -D still winning.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "defines.hpp"
+#include "device_class.hpp"
 #include "kernels.hpp"
 #include "param_store.hpp"
 #include "run_clgemm.hpp"
+#include "unsupported.hpp"
 
 namespace {
 
@@ -17,6 +21,14 @@ using clgemm_test::TempDir;
 
 const clgemm::Shape kSize{512, 512, 512};
 using clgemm_test::writeText;
+
+// A described device, as findTunedEntry sees one: a name, a driver and a class.
+clgemm::DeviceInfo gpu(const std::string& name, const std::string& driver) {
+  clgemm::DeviceInfo d;
+  d.name = name;
+  d.driver_version = driver;
+  return d;
+}
 
 std::string entryJson(const std::string& device, const std::string& driver,
                       const std::string& kernel, const std::string& defines) {
@@ -30,12 +42,12 @@ TEST(ParamStore, PrefersTheSameDriverThenAnyDriver) {
   writeText(dir.file("b.json"), entryJson("GPU X", "2.0", "best", R"({"BM": 64})"));
   writeText(dir.file("c.json"), entryJson("GPU Y", "2.0", "best", R"({"BM": 128})"));
   clgemm::TunedEntry e;
-  ASSERT_TRUE(clgemm::findTunedEntry({dir.path()}, "GPU X", "2.0", "best", kSize, e));
+  ASSERT_TRUE(clgemm::findTunedEntry({dir.path()}, gpu("GPU X", "2.0"), "best", kSize, e));
   EXPECT_EQ(e.defines.at("BM"), "64");
-  ASSERT_TRUE(clgemm::findTunedEntry({dir.path()}, "GPU X", "3.0", "best", kSize, e));
+  ASSERT_TRUE(clgemm::findTunedEntry({dir.path()}, gpu("GPU X", "3.0"), "best", kSize, e));
   EXPECT_EQ(e.defines.at("BM"), "32");  // first file in name order among other drivers
-  EXPECT_FALSE(clgemm::findTunedEntry({dir.path()}, "GPU Z", "2.0", "best", kSize, e));
-  EXPECT_FALSE(clgemm::findTunedEntry({dir.path()}, "GPU X", "2.0", "tiled", kSize, e));
+  EXPECT_FALSE(clgemm::findTunedEntry({dir.path()}, gpu("GPU Z", "2.0"), "best", kSize, e));
+  EXPECT_FALSE(clgemm::findTunedEntry({dir.path()}, gpu("GPU X", "2.0"), "tiled", kSize, e));
 }
 
 TEST(ParamStore, MalformedFilesAreSkippedWithANote) {
@@ -44,7 +56,8 @@ TEST(ParamStore, MalformedFilesAreSkippedWithANote) {
   writeText(dir.file("good.json"), entryJson("GPU X", "1.0", "best", R"({"BK": 8})"));
   std::vector<std::string> warnings;
   clgemm::TunedEntry e;
-  ASSERT_TRUE(clgemm::findTunedEntry({dir.path()}, "GPU X", "1.0", "best", kSize, e, &warnings));
+  ASSERT_TRUE(
+      clgemm::findTunedEntry({dir.path()}, gpu("GPU X", "1.0"), "best", kSize, e, &warnings));
   EXPECT_EQ(e.defines.at("BK"), "8");
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_NE(warnings[0].find("bad.json"), std::string::npos);
@@ -56,7 +69,7 @@ TEST(ParamStore, EarlierFolderWins) {
   writeText(second.file("e.json"), entryJson("GPU X", "1", "best", R"({"BM": 256})"));
   clgemm::TunedEntry e;
   ASSERT_TRUE(
-      clgemm::findTunedEntry({first.path(), second.path()}, "GPU X", "1", "best", kSize, e));
+      clgemm::findTunedEntry({first.path(), second.path()}, gpu("GPU X", "1"), "best", kSize, e));
   EXPECT_EQ(e.defines.at("BM"), "16");
 }
 
@@ -73,24 +86,26 @@ TEST(ParamStore, TheSameSizeThenTheNearestThenAnySize) {
   writeText(dir.file("s4096.json"), sizedEntry("1", 4096, 4096, 4096, 4096));
   writeText(dir.file("flat.json"), sizedEntry("1", 4096, 4096, 64, 64));
   clgemm::TunedEntry e;
-  ASSERT_TRUE(clgemm::findTunedEntry({dir.path()}, "GPU X", "1", "best", {512, 512, 512}, e));
+  ASSERT_TRUE(clgemm::findTunedEntry({dir.path()}, gpu("GPU X", "1"), "best", {512, 512, 512}, e));
   EXPECT_EQ(e.defines.at("BM"), "512");
   ASSERT_TRUE(e.size.has_value());
   EXPECT_EQ(e.size->k, 512);
-  ASSERT_TRUE(clgemm::findTunedEntry({dir.path()}, "GPU X", "1", "best", {4096, 4096, 64}, e));
+  ASSERT_TRUE(clgemm::findTunedEntry({dir.path()}, gpu("GPU X", "1"), "best", {4096, 4096, 64}, e));
   EXPECT_EQ(e.defines.at("BM"), "64");  // exact shape beats 4096^3 and 512^3
-  ASSERT_TRUE(clgemm::findTunedEntry({dir.path()}, "GPU X", "1", "best", {3000, 3000, 3000}, e));
+  ASSERT_TRUE(
+      clgemm::findTunedEntry({dir.path()}, gpu("GPU X", "1"), "best", {3000, 3000, 3000}, e));
   EXPECT_EQ(e.defines.at("BM"), "4096");
-  ASSERT_TRUE(clgemm::findTunedEntry({dir.path()}, "GPU X", "1", "best", {100, 100, 100}, e));
+  ASSERT_TRUE(clgemm::findTunedEntry({dir.path()}, gpu("GPU X", "1"), "best", {100, 100, 100}, e));
   EXPECT_EQ(e.defines.at("BM"), "512");
   // Another driver's exact size loses to this driver's nearest.
   writeText(dir.file("other.json"), sizedEntry("2", 100, 100, 100, 100));
-  ASSERT_TRUE(clgemm::findTunedEntry({dir.path()}, "GPU X", "1", "best", {100, 100, 100}, e));
+  ASSERT_TRUE(clgemm::findTunedEntry({dir.path()}, gpu("GPU X", "1"), "best", {100, 100, 100}, e));
   EXPECT_EQ(e.defines.at("BM"), "512");
   // A sized entry with a bad size is skipped with a note.
   writeText(dir.file("bad.json"), sizedEntry("1", 0, 1, 1, 7));
   std::vector<std::string> warnings;
-  ASSERT_TRUE(clgemm::findTunedEntry({dir.path()}, "GPU X", "1", "best", {1, 1, 1}, e, &warnings));
+  ASSERT_TRUE(
+      clgemm::findTunedEntry({dir.path()}, gpu("GPU X", "1"), "best", {1, 1, 1}, e, &warnings));
   EXPECT_NE(e.defines.at("BM"), "7");
   ASSERT_EQ(warnings.size(), 1u);
 }
@@ -99,12 +114,167 @@ TEST(ParamStore, ReportsWhichFolderHeldTheEntry) {
   TempDir store, data;
   writeText(data.file("d.json"), entryJson("GPU X", "1", "best", R"({"BM": 16})"));
   clgemm::TunedEntry e;
-  ASSERT_TRUE(clgemm::findTunedEntry({store.path(), data.path()}, "GPU X", "1", "best", kSize, e));
+  ASSERT_TRUE(
+      clgemm::findTunedEntry({store.path(), data.path()}, gpu("GPU X", "1"), "best", kSize, e));
   EXPECT_EQ(e.dir_index, 1u);
   writeText(store.file("s.json"), entryJson("GPU X", "0", "best", R"({"BM": 32})"));
-  ASSERT_TRUE(clgemm::findTunedEntry({store.path(), data.path()}, "GPU X", "1", "best", kSize, e));
+  ASSERT_TRUE(
+      clgemm::findTunedEntry({store.path(), data.path()}, gpu("GPU X", "1"), "best", kSize, e));
   EXPECT_EQ(e.dir_index, 0u);  // the store wins even with another driver
   EXPECT_EQ(e.defines.at("BM"), "32");
+}
+
+// ------------------------------------------------------------------------------------------------
+// Entries of other devices of the same class, with described devices.
+
+// A device as its driver would describe it (the architecture as describeDevice derives it).
+clgemm::DeviceInfo described(const std::string& name, const std::string& vendor,
+                             const std::string& type, unsigned compute_units,
+                             std::uint64_t local_mem, std::optional<int> cc_major = std::nullopt,
+                             std::optional<int> cc_minor = std::nullopt,
+                             const std::string& platform = "") {
+  clgemm::DeviceInfo d;
+  d.name = name;
+  d.vendor = vendor;
+  d.type = type;
+  d.driver_version = "1";
+  d.platform_name = platform;
+  d.compute_units = compute_units;
+  d.local_mem_bytes = local_mem;
+  d.nv_cc_major = cc_major;
+  d.nv_cc_minor = cc_minor;
+  d.architecture = clgemm::deviceArchitecture(d);
+  return d;
+}
+
+const clgemm::DeviceInfo kH100 =
+    described("NVIDIA H100 80GB HBM3", "NVIDIA Corporation", "GPU", 132, 49152, 9, 0);
+const clgemm::DeviceInfo kH100Pcie =
+    described("NVIDIA H100 PCIe", "NVIDIA Corporation", "GPU", 114, 49152, 9, 0);
+const clgemm::DeviceInfo kH200 =
+    described("NVIDIA H200", "NVIDIA Corporation", "GPU", 132, 49152, 9, 0);
+const clgemm::DeviceInfo kA100 =
+    described("NVIDIA A100-SXM4-80GB", "NVIDIA Corporation", "GPU", 108, 49152, 8, 0);
+const clgemm::DeviceInfo kRtx4090 =
+    described("NVIDIA GeForce RTX 4090", "NVIDIA Corporation", "GPU", 128, 49152, 8, 9);
+const clgemm::DeviceInfo kMi250 =
+    described("gfx90a:sramecc+:xnack-", "Advanced Micro Devices, Inc.", "GPU", 104, 65536);
+const clgemm::DeviceInfo kRx7900 =
+    described("gfx1100", "Advanced Micro Devices, Inc.", "GPU", 48, 65536);
+const clgemm::DeviceInfo kXeon =
+    described("pthread-skylake-avx512-Intel(R) Xeon(R) Processor", "GenuineIntel", "CPU", 2,
+              2097152, std::nullopt, std::nullopt, "Portable Computing Language");
+const clgemm::DeviceInfo kEpycSkylakeTarget =
+    described("pthread-skylake-avx512-AMD EPYC", "AuthenticAMD", "CPU", 2, 1048576, std::nullopt,
+              std::nullopt, "Portable Computing Language");
+const clgemm::DeviceInfo kEpycZen3 =
+    described("cpu-znver3-AMD EPYC 7763 64-Core Processor", "AuthenticAMD", "CPU", 16, 524288,
+              std::nullopt, std::nullopt, "Portable Computing Language");
+const clgemm::DeviceInfo kArc =
+    described("Intel(R) Arc(TM) A770 Graphics", "Intel(R) Corporation", "GPU", 512, 65536);
+
+TEST(DeviceClass, ArchitectureFromWhatEachDriverReports) {
+  EXPECT_EQ(kH100.architecture, "sm_90");
+  EXPECT_EQ(kRtx4090.architecture, "sm_89");
+  EXPECT_EQ(kMi250.architecture, "gfx90a");
+  EXPECT_EQ(kRx7900.architecture, "gfx1100");
+  EXPECT_EQ(kXeon.architecture, "skylake-avx512");
+  EXPECT_EQ(kEpycZen3.architecture, "znver3");
+  EXPECT_EQ(described("pthread-x86-64-Some CPU", "GenuineIntel", "CPU", 1, 1, std::nullopt,
+                      std::nullopt, "Portable Computing Language")
+                .architecture,
+            "x86-64");
+  // Intel GPUs: the IP version's major.minor where cl_intel_device_attribute_query gives it.
+  EXPECT_EQ(clgemm::deviceArchitecture(kArc, (12u << 22) | (55u << 12) | 8u), "intel-ip-12.55");
+  EXPECT_EQ(kArc.architecture, "");
+  EXPECT_EQ(clgemm::vendorFamily("NVIDIA Corporation"), "NVIDIA");
+  EXPECT_EQ(clgemm::vendorFamily("Advanced Micro Devices, Inc."), "AMD");
+  EXPECT_EQ(clgemm::vendorFamily("AuthenticAMD"), "AMD");
+  EXPECT_EQ(clgemm::vendorFamily("GenuineIntel"), "Intel");
+  EXPECT_EQ(clgemm::vendorFamily("Intel(R) Corporation"), "Intel");
+  EXPECT_EQ(clgemm::vendorFamily("Imagination"), "Imagination");
+}
+
+// An entry for `device` as clgemm tune writes it: its name, driver and class.
+std::string classEntry(const clgemm::DeviceInfo& device, int size, int bm) {
+  nlohmann::json j = {{"device", device.name},
+                      {"driver", device.driver_version},
+                      {"kernel", "best"},
+                      {"size", {{"m", size}, {"n", size}, {"k", size}}},
+                      {"class", clgemm::classJson(clgemm::classOf(device))},
+                      {"defines", {{"BM", bm}}}};
+  return j.dump();
+}
+
+// What `device` gets from the entries in `dirs`: BM and why, or "defaults".
+std::string lookup(const std::vector<std::string>& dirs, const clgemm::DeviceInfo& device,
+                   const clgemm::Shape& size = kSize) {
+  clgemm::TunedEntry e;
+  if (!clgemm::findTunedEntry(dirs, device, "best", size, e)) return "defaults";
+  return e.defines.at("BM") + ", " + e.matchReason();
+}
+
+TEST(ParamStore, ADeviceWithoutEntriesBorrowsFromItsArchitectureThenItsVendor) {
+  TempDir dir;
+  writeText(dir.file("h100-4096.json"), classEntry(kH100, 4096, 128));
+  writeText(dir.file("h100-512.json"), classEntry(kH100, 512, 64));
+  writeText(dir.file("a100.json"), classEntry(kA100, 4096, 96));
+  writeText(dir.file("mi250.json"), classEntry(kMi250, 4096, 32));
+  writeText(dir.file("xeon.json"), classEntry(kXeon, 512, 16));
+  // An entry that does not say what it was tuned on serves its own device only.
+  writeText(dir.file("old.json"), entryJson("NVIDIA H200", "0", "tiled", R"({"BM": 8})"));
+  const std::vector<std::string> dirs = {dir.path()};
+  // The H200 is an H100's architecture: its entry, at the nearest size.
+  EXPECT_EQ(lookup(dirs, kH200, {4096, 4096, 4096}), "128, same architecture sm_90");
+  EXPECT_EQ(lookup(dirs, kH200, {600, 600, 600}), "64, same architecture sm_90");
+  // The H100 itself takes its own entries, the A100 its own.
+  EXPECT_EQ(lookup(dirs, kH100, {4096, 4096, 4096}), "128, same device");
+  EXPECT_EQ(lookup(dirs, kA100), "96, same device");
+  // An RTX 4090 (sm_89) has no architecture entry: NVIDIA's nearest in size, the H100 (132
+  // compute units, nearer its 128 than the A100's 108).
+  EXPECT_EQ(lookup(dirs, kRtx4090, {4096, 4096, 4096}), "128, same vendor and type: NVIDIA GPU");
+  // AMD takes AMD's; an Intel GPU has nothing of its class and runs the defaults.
+  EXPECT_EQ(lookup(dirs, kRx7900), "32, same vendor and type: AMD GPU");
+  EXPECT_EQ(lookup(dirs, kArc), "defaults");
+  // pocl: the same LLVM target is the same architecture on Intel's and AMD's CPUs (the same
+  // generated code); another target of the same vendor is the same vendor and type.
+  EXPECT_EQ(lookup(dirs, kEpycSkylakeTarget), "16, same architecture skylake-avx512");
+  EXPECT_EQ(lookup(dirs, kEpycZen3), "defaults");
+  EXPECT_EQ(lookup(dirs, described("pthread-skylake-avx512-Intel(R) Xeon(R) Gold 6248",
+                                   "GenuineIntel", "CPU", 40, 1048576, std::nullopt, std::nullopt,
+                                   "Portable Computing Language")),
+            "16, same architecture skylake-avx512");
+  writeText(dir.file("epyc.json"), classEntry(kEpycSkylakeTarget, 512, 24));
+  EXPECT_EQ(lookup(dirs, kEpycZen3), "24, same vendor and type: AMD CPU");
+  // A GPU never borrows a CPU's entry, whatever the vendor.
+  EXPECT_EQ(lookup(dirs, kRx7900), "32, same vendor and type: AMD GPU");
+}
+
+TEST(ParamStore, AmongEntriesOfTheArchitectureTheNearestHardwareWins) {
+  TempDir dir;
+  writeText(dir.file("a-pcie.json"), classEntry(kH100Pcie, 4096, 32));
+  writeText(dir.file("b-sxm.json"), classEntry(kH100, 4096, 128));
+  // 132 compute units: the SXM H100, though the PCIe one comes first by name.
+  EXPECT_EQ(lookup({dir.path()}, kH200), "128, same architecture sm_90");
+  EXPECT_EQ(lookup({dir.path()},
+                   described("NVIDIA H100 NVL", "NVIDIA Corporation", "GPU", 114, 49152, 9, 0)),
+            "32, same architecture sm_90");
+}
+
+TEST(ParamStore, TheDevicesOwnEntryBeatsABorrowedOneInAnEarlierFolder) {
+  TempDir store, data;
+  writeText(store.file("h100.json"), classEntry(kH100, 4096, 128));
+  writeText(data.file("h200.json"), classEntry(kH200, 4096, 256));
+  clgemm::TunedEntry e;
+  ASSERT_TRUE(clgemm::findTunedEntry({store.path(), data.path()}, kH200, "best", kSize, e));
+  EXPECT_EQ(e.defines.at("BM"), "256");
+  EXPECT_EQ(e.match, clgemm::ClassMatch::kDevice);
+  EXPECT_EQ(e.dir_index, 1u);
+  // Without it, the store's H100 entry serves, and says which folder held it.
+  std::filesystem::remove(data.file("h200.json"));
+  ASSERT_TRUE(clgemm::findTunedEntry({store.path(), data.path()}, kH200, "best", kSize, e));
+  EXPECT_EQ(e.match, clgemm::ClassMatch::kArchitecture);
+  EXPECT_EQ(e.dir_index, 0u);
 }
 
 TEST(ParamStore, TunedEntryFileNameKeysDeviceDriverKernelAndSize) {
@@ -143,8 +313,10 @@ TEST(ParamStore, EveryShippedEntryIsValidForItsKernel) {
   }
 }
 
-// End to end on this machine's device: an entry beside a --kernels file is picked up.
+// End to end on this machine's device: an entry beside a --kernels file is picked up (with the
+// shipped data folders in play, which the other tests hide with CLGEMM_DATA=none).
 TEST(ParamStore, RunTakesTunedValuesAndDefinesOverrideThem) {
+  const clgemm_test::ScopedEnv shipped_data("CLGEMM_DATA", std::nullopt);
   const auto list = clgemm_test::runClgemm(
       {"--kernel", "best", "--size", "4", "--reps", "1", "--format", "json"});
   ASSERT_EQ(list.exit_code, 0) << list.err;
@@ -168,6 +340,55 @@ TEST(ParamStore, RunTakesTunedValuesAndDefinesOverrideThem) {
   EXPECT_EQ(row["define_sources"]["BK"], "cli");
   EXPECT_EQ(row["define_sources"]["TM"], "default");
   EXPECT_EQ(row["define_sources"]["EDGE"], "problem");
+}
+
+// End to end: an entry tuned on another device of this device's class serves it, and the report
+// says so; CLGEMM_DATA names the data folder, and "none" hides every shipped entry.
+TEST(ParamStore, ABorrowedEntryIsReportedWithWhyAndCanBeHidden) {
+  const clgemm::DeviceInfo& here = clgemm_test::defaultDevice();
+  const clgemm::DeviceClass cls = clgemm::classOf(here);
+  TempDir data;
+  std::filesystem::create_directories(data.file("params"));
+  const nlohmann::json entry = {{"device", "Another device of this class"},
+                                {"driver", "1"},
+                                {"kernel", "best"},
+                                {"class", clgemm::classJson(cls)},
+                                {"defines", {{"BM", 32}, {"BK", 32}}}};
+  writeText(data.file("params/other.json"), entry.dump());
+  const std::vector<std::string> run = {"--kernel", "best", "-m",     "70", "-n",       "45",
+                                        "-k",       "33",   "--reps", "1",  "--warmup", "0"};
+  const bool by_architecture = !here.architecture.empty();
+  {
+    const clgemm_test::ScopedEnv env("CLGEMM_DATA", data.path());
+    std::vector<std::string> json_run = run;
+    json_run.insert(json_run.end(), {"--format", "json"});
+    const auto r = clgemm_test::runClgemm(json_run);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto row = nlohmann::json::parse(r.out)["results"][0];
+    EXPECT_EQ(row["status"], "ok") << row.dump();
+    EXPECT_EQ(row["defines"]["BM"], "32");
+    EXPECT_EQ(row["define_sources"]["BM"], by_architecture ? "data:architecture" : "data:vendor");
+    EXPECT_EQ(row["define_sources"]["TM"], "default");
+    EXPECT_EQ(row["params_file"], data.file("params/other.json"));
+    EXPECT_EQ(row["params_match"], by_architecture
+                                       ? "same architecture " + here.architecture
+                                       : "same vendor and type: " + cls.vendor + " " + cls.type);
+    const auto table = clgemm_test::runClgemm(run);
+    ASSERT_EQ(table.exit_code, 0) << table.err;
+    EXPECT_NE(table.out.find("(+ best: no entry for this device; borrowed from " +
+                             data.file("params/other.json") + ", " +
+                             row["params_match"].get<std::string>() + ")"),
+              std::string::npos)
+        << table.out;
+  }
+  const clgemm_test::ScopedEnv none("CLGEMM_DATA", "none");
+  std::vector<std::string> json_run = run;
+  json_run.insert(json_run.end(), {"--format", "json"});
+  const auto r = clgemm_test::runClgemm(json_run);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto row = nlohmann::json::parse(r.out)["results"][0];
+  EXPECT_EQ(row["define_sources"]["BM"], "default") << row.dump();
+  EXPECT_EQ(row["params_file"], "");
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "device_class.hpp"
 #include "run_clgemm.hpp"
 #include "unsupported.hpp"
 
@@ -103,6 +104,13 @@ TEST(Tune, SearchesATinySpaceEndToEndAndStoresTheWinner) {
   EXPECT_EQ(entry["kernel"], "regtile2d");
   EXPECT_EQ(entry["size"], (json{{"m", 40}, {"n", 40}, {"k", 40}}));
   EXPECT_EQ(entry["defines"], doc["winner"]);
+  // The device's class, so that other devices of it can borrow the entry.
+  const clgemm::DeviceInfo& device = clgemm_test::defaultDevice();
+  EXPECT_EQ(entry["class"]["architecture"], device.architecture);
+  EXPECT_EQ(entry["class"]["vendor"], clgemm::vendorFamily(device.vendor));
+  EXPECT_EQ(entry["class"]["type"], device.type);
+  EXPECT_EQ(entry["class"]["compute_units"], device.compute_units);
+  EXPECT_EQ(entry["class"]["local_mem_bytes"], device.local_mem_bytes);
   EXPECT_EQ(entry["measured"]["tool"], "clgemm tune");
 }
 
@@ -167,6 +175,18 @@ TEST(Tune, LaterRunsReadTheWinnerFromTheStore) {
   EXPECT_EQ(doc["start"]["defines"], winner);
   EXPECT_EQ(doc["start"]["source"], stored + ", with -D");
   EXPECT_EQ(doc["candidates"][0]["defines"], winner);
+}
+
+// Options before the subcommand work as after it: `clgemm --kernels my.cl tune ...`.
+TEST(Tune, OptionsMayComeBeforeTheSubcommand) {
+  TempDir store, dir;
+  writeText(dir.file("my.cl"), clgemm_test::sourceKernels());
+  const auto r = runClgemm(std::vector<std::string>{"--kernels", dir.file("my.cl"), "tune",
+                                                    "--store", store.path(), "--format", "json"} +
+                           kTinySpace);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(parse(r)["candidates"].size(), 4u);
+  EXPECT_EQ(filesIn(store.path() + "/params").size(), 1u);
 }
 
 TEST(Tune, ATooLargeConfigurationIsSkippedWithItsReason) {
@@ -509,6 +529,66 @@ TEST(Tune, TheTimeBudgetStopsTheSearch) {
   // The last candidate may start just before the limit; none starts after it.
   EXPECT_LT(doc["seconds"].get<double>(), 2.0 + 30.0);
   EXPECT_LT(seconds, 120.0);
+  // --time alone never walks a large space in its own order (it would end on the first few
+  // configurations, all alike): the search anneals, cooling as the time runs out.
+  EXPECT_GT(doc["space"]["valid"].get<std::size_t>(), 50u);
+  EXPECT_EQ(doc["strategy"], "anneal");
+}
+
+// A space the default budget covers is walked whole under --time, as under no limit.
+TEST(Tune, TimeAloneOnASmallSpaceWalksItAll) {
+  TempDir store;
+  const auto r = runClgemm(
+      tune(store, kTinySpace + std::vector<std::string>{"--time", "60", "--format", "json"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json doc = parse(r);
+  EXPECT_EQ(doc["strategy"], "full");
+  EXPECT_EQ(doc["candidates"].size(), 4u);
+}
+
+// The search starts from what a run would use now, then this device's other entries, its class's
+// (even where the device has entries of its own: on the H200 an own entry for another size ran
+// 38.6 TFLOP/s where the H100's for this size ran 46.2) and the defaults.
+TEST(Tune, StartsFromTheNearestEntriesAndTheDefaults) {
+  TempDir store;
+  const clgemm::DeviceInfo& device = clgemm_test::defaultDevice();
+  fs::create_directories(store.path() + "/params");
+  const json other_size = {{"device", device.name},
+                           {"driver", device.driver_version},
+                           {"kernel", "regtile2d"},
+                           {"size", {{"m", 8}, {"n", 8}, {"k", 8}}},
+                           {"defines", {{"TSM", 16}, {"TSN", 32}}}};
+  const json this_size = {{"device", device.name},
+                          {"driver", device.driver_version},
+                          {"kernel", "regtile2d"},
+                          {"size", {{"m", 40}, {"n", 40}, {"k", 40}}},
+                          {"defines", {{"TSM", 32}, {"TSN", 16}}}};
+  const json other_device = {{"device", "Another device of this class"},
+                             {"driver", "1"},
+                             {"kernel", "regtile2d"},
+                             {"size", {{"m", 40}, {"n", 40}, {"k", 40}}},
+                             {"class", clgemm::classJson(clgemm::classOf(device))},
+                             {"defines", {{"TSM", 16}, {"TSN", 64}}}};
+  writeText(store.path() + "/params/other.json", other_size.dump());
+  writeText(store.path() + "/params/this.json", this_size.dump());
+  writeText(store.path() + "/params/borrowed.json", other_device.dump());
+  // TSM and TSN over 16..64 (the defaults are 64 x 64), with a budget of 4 out of 9.
+  const auto r = runClgemm(
+      tune(store, {"--kernel",   "regtile2d",    "--size",     "40",    "--space",  "TSM=16,32,64",
+                   "--space",    "TSN=16,32,64", "-D",         "TSK=8", "-D",       "WPTM=2",
+                   "-D",         "WPTN=2",       "-D",         "PAD=1", "--budget", "4",
+                   "--strategy", "anneal",       "--reps",     "1",     "--warmup", "0",
+                   "--format",   "json",         "--progress", "off"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json doc = parse(r);
+  ASSERT_EQ(doc["candidates"].size(), 4u);
+  std::vector<json> first;
+  for (const auto& c : doc["candidates"])
+    first.push_back({{"TSM", c["defines"]["TSM"]}, {"TSN", c["defines"]["TSN"]}});
+  EXPECT_EQ(first[0], (json{{"TSM", 32}, {"TSN", 16}}));  // the entry for this size: the start
+  EXPECT_EQ(first[1], (json{{"TSM", 16}, {"TSN", 32}}));  // the entry for another size
+  EXPECT_EQ(first[2], (json{{"TSM", 16}, {"TSN", 64}}));  // another device's of its class
+  EXPECT_EQ(first[3], (json{{"TSM", 64}, {"TSN", 64}}));  // the kernel's defaults
 }
 
 }  // namespace

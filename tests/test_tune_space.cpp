@@ -249,6 +249,60 @@ TEST(TuneSearch, AnnealingClimbsToTheOptimumOfASmoothScore) {
       << "annealing did not reach the peak in " << budget << " steps";
 }
 
+// Several seeds (the current parameters, the nearest tuned entries, the defaults) come first, in
+// order and once each, in every strategy; annealing then walks on from the best of them.
+TEST(TuneSearch, SeedsComeFirstAndAnnealingWalksOnFromTheBest) {
+  const TuneSpace space = gridSpace();
+  const std::size_t far = *space.find({1, 8, 1}), near = *space.find({5, 3, 6}),
+                    other = *space.find({8, 1, 8});
+  const std::vector<std::size_t> seeds = {far, near, far, other};
+  auto score = [&](std::size_t i) {
+    const Config& c = space.valid[i];
+    return 1000.0 / (1.0 + std::abs(c[0] - 6) + std::abs(c[1] - 3) + std::abs(c[2] - 7));
+  };
+  for (auto strategy : {clgemm::TuneStrategy::kFull, clgemm::TuneStrategy::kRandom,
+                        clgemm::TuneStrategy::kAnneal}) {
+    auto search = clgemm::makeTuneSearch(strategy, space, seeds, 100, 5);
+    const auto seen = drain(*search, 100, score);
+    ASSERT_GE(seen.size(), 3u);
+    EXPECT_EQ(std::vector<std::size_t>(seen.begin(), seen.begin() + 3),
+              (std::vector<std::size_t>{far, near, other}))
+        << clgemm::strategyName(strategy);
+    EXPECT_EQ(std::set<std::size_t>(seen.begin(), seen.end()).size(), seen.size());
+  }
+  // From the seed two steps from the peak, annealing reaches it within a few proposals, though
+  // the last seed (far from it) was evaluated after.
+  auto search = clgemm::makeTuneSearch(clgemm::TuneStrategy::kAnneal, space, seeds, 100, 5);
+  const auto seen = drain(*search, 15, score);
+  EXPECT_TRUE(std::count(seen.begin(), seen.end(), *space.find({6, 3, 7})))
+      << "annealing did not walk on from the best seed";
+}
+
+// Cooling by time (a search bounded by --time alone): the search asks how much of its time is
+// used instead of counting against its budget. Out of time it takes no worse step and climbs to the
+// peak of a smooth score; at the start of its time it wanders, so the two walks differ.
+TEST(TuneSearch, AnnealingCoolsAsItsTimeRunsOut) {
+  const TuneSpace space = gridSpace();
+  auto score = [&](std::size_t i) {
+    const Config& c = space.valid[i];
+    return 1000.0 / (1.0 + std::abs(c[0] - 6) + std::abs(c[1] - 3) + std::abs(c[2] - 7));
+  };
+  auto walk = [&](double time_used, const std::function<double(std::size_t)>& scored) {
+    auto search = clgemm::makeTuneSearch(clgemm::TuneStrategy::kAnneal, space,
+                                         std::vector<std::size_t>{*space.find({1, 8, 1})},
+                                         space.valid.size(), 9, [=] { return time_used; });
+    return drain(*search, 100, scored);
+  };
+  const auto cold = walk(1.0, score);
+  EXPECT_TRUE(std::count(cold.begin(), cold.end(), *space.find({6, 3, 7})))
+      << "a walk out of time did not climb to the peak in 100 steps";
+  // On a rugged score (neighbours within 10% of each other) a young walk takes worse steps that a
+  // cold one refuses, so their paths part.
+  auto rugged = [](std::size_t i) { return 1000.0 + double((i * 7919) % 101); };
+  EXPECT_NE(walk(1.0, rugged), walk(0.0, rugged))
+      << "the search did not ask how much of its time was used";
+}
+
 TEST(TuneSearch, AutoIsFullWhenTheBudgetCoversTheSpace) {
   const TuneSpace space = gridSpace();
   auto search = clgemm::makeTuneSearch(clgemm::TuneStrategy::kAuto, space, std::nullopt, 10000, 3);

@@ -217,27 +217,13 @@ std::vector<std::string> cpuMicroKernelLevels() {
   return levels;
 }
 
-// Sets an environment variable for the clgemm runs of one scope.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::string& value) : name_(name) {
-    setenv(name, value.c_str(), /*overwrite=*/1);
-  }
-  ~ScopedEnv() { unsetenv(name_); }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-};
-
 // Every micro-kernel this CPU can run, not only the one it picks: on an AVX-512 machine the AVX2
 // and portable kernels (what AVX2-only and other CPUs run) are checked too, each at its own default
 // blocking and at blocks smaller than its register tile, with beta != 0.
 TEST(CpuPacked, EveryMicroKernelThisCpuCanRunMatchesTheReference) {
   for (const std::string& level : cpuMicroKernelLevels()) {
     SCOPED_TRACE("CLGEMM_CPU_ISA=" + level);
-    const ScopedEnv isa("CLGEMM_CPU_ISA", level);
+    const clgemm_test::ScopedEnv isa("CLGEMM_CPU_ISA", level);
     const auto explain = runClgemm({"--explain", "--kernel", "cpu-packed"});
     ASSERT_EQ(explain.exit_code, 0) << explain.err;
     EXPECT_NE(explain.out.find(", " + level + " "), std::string::npos)
@@ -308,8 +294,8 @@ TEST(Verification, ASlightlyWrongSumFails) {
 }
 
 // A bare run: the default kernels and both baselines.
-const std::vector<std::string> kDefaultRows = {"naive", "tiled", "regtile2d", "clblast",
-                                               "openblas"};
+const std::vector<std::string> kDefaultRows = {"naive", "tiled",   "regtile2d",
+                                               "best",  "clblast", "openblas"};
 
 TEST(Formats, TableAndCsvCarryTheSameRows) {
   const auto table = runClgemm({"--size", "20", "--reps", "2", "--warmup", "1"});

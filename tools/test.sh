@@ -42,13 +42,13 @@ trap summary EXIT
 stage "setup (packages)"
 "$root/tools/setup.sh"
 
-stage "full: build ($build)"
+stage "full: build"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCLGEMM_BUILD_TESTS=ON
 cmake --build "$build" -j"$jobs"
 stage "full: tests"
 (cd "$build" && ctest --output-on-failure --timeout 900 "$@")
 
-stage "without CLBlast and OpenBLAS: build ($build-minimal)"
+stage "without CLBlast and OpenBLAS: build"
 cmake -S "$root" -B "$build-minimal" -DCMAKE_BUILD_TYPE=Release -DCLGEMM_BUILD_TESTS=ON \
   -DCLGEMM_WITH_CLBLAST=OFF -DCLGEMM_WITH_OPENBLAS=OFF
 cmake --build "$build-minimal" -j"$jobs"
@@ -56,7 +56,7 @@ stage "without CLBlast and OpenBLAS: tests"
 # The kernels are the same in both builds, so the oclgrind suite runs once, above.
 (cd "$build-minimal" && ctest --output-on-failure --timeout 900 -LE oclgrind "$@")
 
-stage "ASan + UBSan: build ($build-sanitize)"
+stage "ASan + UBSan: build"
 cmake -S "$root" -B "$build-sanitize" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLGEMM_BUILD_TESTS=ON \
   -DCLGEMM_SANITIZE=ON
 cmake --build "$build-sanitize" -j"$jobs"
@@ -72,7 +72,7 @@ stage "ASan + UBSan: tests"
   LSAN_OPTIONS="suppressions=$root/tests/lsan-pocl.supp:print_suppressions=0:intercept_tls_get_addr=0" \
     ctest --output-on-failure --timeout 900 -LE oclgrind "$@")
 
-stage "libFuzzer: build ($build-fuzz)"
+stage "libFuzzer: build"
 # Only the parsers are built here (CLGEMM_FUZZ configures nothing else), so clang needs neither
 # OpenCL nor OpenMP; one fuzzer runs per core, and what they find is saved under
 # $build-fuzz/tests/fuzz/<target>.run/artifacts.
