@@ -101,6 +101,8 @@ NpyHeader readNpyHeader(std::istream& in, const std::string& path, const std::st
     bad(what, path, "array is in Fortran order; save a C-order copy (numpy.ascontiguousarray)");
 
   const std::string shape_text = headerField(header, "shape", what, path);
+  // headerField also takes a quoted string ('4,5'), which numpy never writes for a shape.
+  if (shape_text.front() != '(') bad(what, path, "malformed shape " + shape_text);
   std::vector<std::uint64_t> shape;
   {
     // "(4, 5)", "(4,)", "()": comma-separated non-negative integers, an optional trailing comma.

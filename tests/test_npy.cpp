@@ -282,6 +282,13 @@ TEST(NpyErrors, NegativeDimension) {
                     {"(4, -5)", "malformed"});
 }
 
+TEST(NpyErrors, ShapeGivenAsAString) {
+  // Found by fuzz_npy: a quoted '4,5' was read as the tuple (4, 5). numpy writes a tuple.
+  expectRefusedFile("string_shape.npy",
+                    npyFile(npyDict("<f4", "False", "'4,5'"), floatBytes(sequence(20))),
+                    {"'4,5'", "malformed"});
+}
+
 TEST(NpyErrors, HeaderWithoutDescr) {
   expectRefusedFile("nodescr.npy",
                     npyFile("{'fortran_order': False, 'shape': (2, 3), }", floatBytes(sequence(6))),
