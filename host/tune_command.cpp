@@ -67,13 +67,14 @@ std::string briefReason(const std::string& what) {
 
 // Where the parameters a run uses now came from, for the report.
 std::string startSource(const VariantParams& current) {
-  bool tuned = false, cli = false;
+  bool tuned = false, borrowed = false, cli = false;
   for (const auto& d : current.defines.all()) {
     tuned = tuned || d.fromTunedEntry();
+    borrowed = borrowed || d.fromBorrowedEntry();
     cli = cli || d.source == "cli";
   }
   std::string source = tuned ? current.tuned_file : "the kernel's defaults";
-  if (tuned && current.tuned_match != "same device") source += " (" + current.tuned_match + ")";
+  if (borrowed) source += " (" + current.tuned_match + ")";
   if (cli) source += ", with -D";
   return source;
 }
@@ -145,9 +146,8 @@ std::vector<std::size_t> searchSeeds(const Variant& v, const TuneSpace& space,
     } catch (const Error&) {
       return;  // an entry whose values are not integers: the run's lookup says so already
     }
-    const auto index = space.find(config);
-    if (index && std::find(seeds.begin(), seeds.end(), *index) == seeds.end())
-      seeds.push_back(*index);
+    // Repeats are fine: the search proposes each configuration once.
+    if (const auto index = space.find(config)) seeds.push_back(*index);
   };
   if (start) seeds.push_back(*start);
   const auto entries =

@@ -13,16 +13,26 @@ namespace {
 // a search is the same wherever the cache is resumed.
 std::size_t below(std::mt19937_64& rng, std::size_t n) { return std::size_t(rng() % n); }
 
-// A fixed order: the seeds first, then the rest as given.
+// The seeds in their order, each once, those outside the space dropped: what every strategy
+// proposes first.
+std::vector<std::size_t> distinctSeeds(const std::vector<std::size_t>& seeds, std::size_t n) {
+  std::vector<bool> taken(n, false);
+  std::vector<std::size_t> distinct;
+  for (std::size_t i : seeds)
+    if (i < n && !taken[i]) {
+      distinct.push_back(i);
+      taken[i] = true;
+    }
+  return distinct;
+}
+
+// A fixed order: the (distinct) seeds first, then the rest as given.
 class OrderedSearch : public TuneSearch {
  public:
-  OrderedSearch(const std::vector<std::size_t>& order, const std::vector<std::size_t>& seeds) {
+  OrderedSearch(const std::vector<std::size_t>& order, const std::vector<std::size_t>& seeds)
+      : order_(seeds) {
     std::vector<bool> taken(order.size(), false);
-    for (std::size_t i : seeds)
-      if (i < taken.size() && !taken[i]) {
-        order_.push_back(i);
-        taken[i] = true;
-      }
+    for (std::size_t i : seeds) taken[i] = true;
     for (std::size_t i : order)
       if (!taken[i]) order_.push_back(i);
   }
@@ -57,33 +67,31 @@ std::vector<std::size_t> shuffled(std::size_t n, std::uint64_t seed) {
 // no unseen neighbour turns up, the walk restarts from a random unseen configuration.
 class AnnealSearch : public TuneSearch {
  public:
+  // `seeds`: distinct indices in the space (distinctSeeds).
   AnnealSearch(const TuneSpace& space, const std::vector<std::size_t>& seeds, std::size_t budget,
                std::uint64_t seed, std::function<double()> cooling)
       : space_(space),
         seen_(space.valid.size(), false),
         is_seed_(space.valid.size(), false),
+        seeds_(seeds),
         movable_(movableParams(space)),
         budget_(budget == 0 ? 1 : budget),
         rng_(seed),
         cooling_(std::move(cooling)) {
-    for (std::size_t i : seeds)
-      if (i < is_seed_.size() && !is_seed_[i]) {
-        seeds_.push_back(i);
-        is_seed_[i] = true;
-      }
+    for (std::size_t i : seeds_) is_seed_[i] = true;
   }
 
   std::optional<std::size_t> next() override {
     if (proposed_ >= space_.valid.size()) return std::nullopt;
     std::optional<std::size_t> pick;
-    while (!pick && seed_at_ < seeds_.size()) {
-      pick = seeds_[seed_at_++];
-      if (seen_[*pick]) pick.reset();
+    if (seed_at_ < seeds_.size()) {
+      pick = seeds_[seed_at_++];  // distinct and proposed before anything else: never seen
+    } else if (current_) {
+      pick = neighbour(*current_);
+    } else {
+      pick = below(rng_, space_.valid.size());  // no seed: start anywhere
     }
-    if (!pick && !current_) pick = below(rng_, space_.valid.size());
-    if (pick && seen_[*pick]) pick.reset();
-    if (!pick && current_) pick = neighbour(*current_);
-    if (!pick) pick = randomUnseen();
+    if (!pick || seen_[*pick]) pick = randomUnseen();
     seen_[*pick] = true;
     ++proposed_;
     return pick;
@@ -195,13 +203,14 @@ std::unique_ptr<TuneSearch> makeTuneSearch(TuneStrategy strategy, const TuneSpac
                                            std::function<double()> cooling) {
   if (strategy == TuneStrategy::kAuto)
     strategy = budget >= space.valid.size() ? TuneStrategy::kFull : TuneStrategy::kAnneal;
+  const std::vector<std::size_t> first = distinctSeeds(seeds, space.valid.size());
   switch (strategy) {
     case TuneStrategy::kRandom:
-      return std::make_unique<OrderedSearch>(shuffled(space.valid.size(), seed), seeds);
+      return std::make_unique<OrderedSearch>(shuffled(space.valid.size(), seed), first);
     case TuneStrategy::kAnneal:
-      return std::make_unique<AnnealSearch>(space, seeds, budget, seed, std::move(cooling));
+      return std::make_unique<AnnealSearch>(space, first, budget, seed, std::move(cooling));
     default:
-      return std::make_unique<OrderedSearch>(inOrder(space.valid.size()), seeds);
+      return std::make_unique<OrderedSearch>(inOrder(space.valid.size()), first);
   }
 }
 
