@@ -8,7 +8,7 @@ if(NOT clash EQUAL -1)
 endif()
 file(WRITE "${OUTPUT}.tmp"
   "// Generated from kernels.cl by cmake/embed_kernels.cmake; do not edit.\n"
-  "#include \"kernel_source.hpp\"\n"
+  "#include \"opencl/kernel_source.hpp\"\n"
   "namespace clgemm {\n"
   "const char* const kEmbeddedKernels = R\"${delimiter}(${content})${delimiter}\";\n"
   "}  // namespace clgemm\n")

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels.hpp"
+#include "registry/kernels.hpp"
 #include "run_clgemm.hpp"
 #include "unsupported.hpp"
 

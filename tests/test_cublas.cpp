@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "cuda_library.hpp"
-#include "device.hpp"
-#include "kernels.hpp"
+#include "opencl/cuda_library.hpp"
+#include "opencl/device.hpp"
+#include "registry/kernels.hpp"
 #include "run_clgemm.hpp"
 
 namespace {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels.hpp"
+#include "registry/kernels.hpp"
 #include "run_clgemm.hpp"
 #include "unsupported.hpp"
 

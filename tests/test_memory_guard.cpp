@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "check/memory_check.hpp"
 #include "csv_table.hpp"
-#include "host_operands.hpp"
-#include "memory_check.hpp"
-#include "problem.hpp"
+#include "problem/problem.hpp"
 #include "run_clgemm.hpp"
+#include "session/host_operands.hpp"
 
 namespace {
 

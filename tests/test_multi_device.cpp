@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "errors.hpp"
-#include "row_split.hpp"
+#include "multi/row_split.hpp"
 #include "run_clgemm.hpp"
+#include "util/errors.hpp"
 
 namespace {
 

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "errors.hpp"
-#include "npy.hpp"
 #include "run_clgemm.hpp"
+#include "util/errors.hpp"
+#include "util/npy.hpp"
 
 namespace {
 

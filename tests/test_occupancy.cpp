@@ -2,7 +2,7 @@
 // per-architecture table against the CUDA C++ Programming Guide's figures.
 #include <gtest/gtest.h>
 
-#include "occupancy.hpp"
+#include "report/occupancy.hpp"
 
 namespace {
 

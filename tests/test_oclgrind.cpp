@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "device.hpp"
-#include "kernels.hpp"
+#include "opencl/device.hpp"
+#include "registry/kernels.hpp"
 #include "run_clgemm.hpp"
 #include "unsupported.hpp"
 

@@ -8,11 +8,11 @@
 #include <utility>
 #include <vector>
 
-#include "defines.hpp"
-#include "errors.hpp"
-#include "kernels.hpp"
-#include "options.hpp"
+#include "cli/options.hpp"
+#include "registry/defines.hpp"
+#include "registry/kernels.hpp"
 #include "run_clgemm.hpp"
+#include "util/errors.hpp"
 
 namespace {
 

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "device.hpp"
-#include "opencl.hpp"
+#include "opencl/device.hpp"
+#include "opencl/opencl.hpp"
 #include "run_clgemm.hpp"
 
 namespace {

@@ -8,11 +8,11 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
-#include "defines.hpp"
-#include "device_class.hpp"
-#include "kernels.hpp"
-#include "param_store.hpp"
+#include "opencl/device_class.hpp"
+#include "registry/defines.hpp"
+#include "registry/kernels.hpp"
 #include "run_clgemm.hpp"
+#include "store/param_store.hpp"
 #include "unsupported.hpp"
 
 namespace {

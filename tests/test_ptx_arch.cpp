@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "ptx_arch.hpp"
+#include "opencl/ptx_arch.hpp"
 
 namespace {
 

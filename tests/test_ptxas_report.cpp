@@ -2,7 +2,7 @@
 // -cl-nv-verbose, and nothing read out of logs that hold no such report.
 #include <gtest/gtest.h>
 
-#include "ptxas_report.hpp"
+#include "report/ptxas_report.hpp"
 
 namespace {
 

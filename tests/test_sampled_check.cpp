@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "problem.hpp"
-#include "reference.hpp"
-#include "result_check.hpp"
-#include "sampled_check.hpp"
-#include "verify.hpp"
+#include "check/reference.hpp"
+#include "check/result_check.hpp"
+#include "check/sampled_check.hpp"
+#include "check/verify.hpp"
+#include "problem/problem.hpp"
 
 namespace {
 

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "csv_table.hpp"
-#include "errors.hpp"
+#include "problem/size_list.hpp"
 #include "run_clgemm.hpp"
-#include "size_list.hpp"
+#include "util/errors.hpp"
 
 namespace {
 

@@ -13,18 +13,18 @@
 #include <utility>
 #include <vector>
 
+#include "check/reference.hpp"
+#include "check/result_check.hpp"
+#include "check/verify.hpp"
 #include "csv_table.hpp"
-#include "defines.hpp"
-#include "device.hpp"
-#include "errors.hpp"
-#include "kernels.hpp"
-#include "problem.hpp"
-#include "ptx_arch.hpp"
-#include "reference.hpp"
-#include "result_check.hpp"
+#include "opencl/device.hpp"
+#include "opencl/ptx_arch.hpp"
+#include "problem/problem.hpp"
+#include "registry/defines.hpp"
+#include "registry/kernels.hpp"
 #include "run_clgemm.hpp"
 #include "unsupported.hpp"
-#include "verify.hpp"
+#include "util/errors.hpp"
 
 namespace {
 

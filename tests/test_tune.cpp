@@ -16,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-#include "device_class.hpp"
+#include "opencl/device_class.hpp"
 #include "run_clgemm.hpp"
 #include "unsupported.hpp"
 

@@ -8,12 +8,12 @@
 #include <cmath>
 #include <set>
 
-#include "errors.hpp"
-#include "kernels.hpp"
+#include "registry/kernels.hpp"
 #include "run_clgemm.hpp"
-#include "tune_cache.hpp"
-#include "tune_search.hpp"
-#include "tune_space.hpp"
+#include "tune/tune_cache.hpp"
+#include "tune/tune_search.hpp"
+#include "tune/tune_space.hpp"
+#include "util/errors.hpp"
 
 namespace {
 

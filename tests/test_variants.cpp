@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "defines.hpp"
-#include "kernels.hpp"
+#include "check/verify.hpp"
+#include "registry/defines.hpp"
+#include "registry/kernels.hpp"
 #include "run_clgemm.hpp"
 #include "unsupported.hpp"
-#include "verify.hpp"
 
 namespace {
 

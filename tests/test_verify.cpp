@@ -6,9 +6,9 @@
 #include <cmath>
 #include <limits>
 
-#include "problem.hpp"
-#include "reference.hpp"
-#include "verify.hpp"
+#include "check/reference.hpp"
+#include "check/verify.hpp"
+#include "problem/problem.hpp"
 
 namespace {
 

@@ -13,8 +13,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "device.hpp"
-#include "kernels.hpp"
+#include "opencl/device.hpp"
+#include "registry/kernels.hpp"
 
 namespace clgemm_test {
 

@@ -12,8 +12,8 @@
 #include <optional>
 #include <string>
 
-#include "defines.hpp"
-#include "errors.hpp"
+#include "registry/defines.hpp"
+#include "util/errors.hpp"
 
 namespace {
 

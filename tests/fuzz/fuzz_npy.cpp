@@ -11,8 +11,8 @@
 #include <sstream>
 #include <string>
 
-#include "errors.hpp"
-#include "npy.hpp"
+#include "util/errors.hpp"
+#include "util/npy.hpp"
 
 namespace {
 

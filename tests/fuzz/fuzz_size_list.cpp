@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "errors.hpp"
-#include "size_list.hpp"
+#include "problem/size_list.hpp"
+#include "util/errors.hpp"
 
 namespace {
 

@@ -1,0 +1,366 @@
+#include "commands/tune_command.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+
+#include "check/result_check.hpp"
+#include "opencl/cl_check.hpp"
+#include "opencl/device.hpp"
+#include "opencl/device_class.hpp"
+#include "opencl/kernel_source.hpp"
+#include "problem/problem.hpp"
+#include "registry/kernels.hpp"
+#include "registry/param_lookup.hpp"
+#include "report/text_table.hpp"
+#include "run/variant_runner.hpp"
+#include "session/cl_session.hpp"
+#include "session/problem_limits.hpp"
+#include "store/user_store.hpp"
+#include "tune/tune_cache.hpp"
+#include "tune/tune_report.hpp"
+#include "tune/tune_search.hpp"
+#include "tune/tune_space.hpp"
+#include "util/atomic_file.hpp"
+#include "util/errors.hpp"
+#include "util/host_info.hpp"
+#include "util/interrupt.hpp"
+#include "util/progress.hpp"
+#include "util/run_date.hpp"
+
+namespace clgemm {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+const Variant& tunedVariant(const Options& o) {
+  const auto chosen = parseVariantList(o.kernels);
+  if (chosen.size() != 1)
+    throw UsageError("clgemm tune searches one kernel at a time; --kernel '" + o.kernels +
+                     "' names " + std::to_string(chosen.size()));
+  const Variant& v = *chosen.front();
+  if (v.backend != Backend::kOpenCl)
+    throw UsageError("clgemm tune searches the OpenCL kernels of kernels.cl; " + v.name +
+                     " is not one (see --kernel cl)");
+  return v;
+}
+
+// A build failure's message carries the whole compiler log; the report wants one line of it.
+std::string briefReason(const std::string& what) {
+  const std::string log_marker = "; compiler log:\n";
+  const auto log_at = what.find(log_marker);
+  if (log_at == std::string::npos) return what.substr(0, what.find('\n'));
+  std::string reason = what.substr(0, std::min(what.find(" with options"), log_at));
+  std::istringstream log(what.substr(log_at + log_marker.size()));
+  for (std::string line; std::getline(log, line);) {
+    if (line.find("error") != std::string::npos) {
+      reason += ": " + line.substr(0, 200);
+      break;
+    }
+  }
+  return reason;
+}
+
+// Where the parameters a run uses now came from, for the report.
+std::string startSource(const VariantParams& current) {
+  bool tuned = false, borrowed = false, cli = false;
+  for (const auto& d : current.defines.all()) {
+    tuned = tuned || d.fromTunedEntry();
+    borrowed = borrowed || d.fromBorrowedEntry();
+    cli = cli || d.source == "cli";
+  }
+  std::string source = tuned ? current.tuned_file : "the kernel's defaults";
+  if (borrowed) source += " (" + current.tuned_match + ")";
+  if (cli) source += ", with -D";
+  return source;
+}
+
+// Everything besides device, kernel and size that changes what a candidate measures: a different
+// value starts a different cache.
+std::string cacheKey(const Options& o, const DeviceInfo& device, const KernelSource& source) {
+  std::ostringstream key;
+  key << device.name << "\n"
+      << device.driver_version << "\n"
+      << device.platform_name << "\n"
+      << source.text << "\n"
+      << o.cl_options << "\n"
+      << o.alpha << " " << o.beta << " " << o.seed << "\n";
+  for (const auto& d : o.defines) key << d.name << "=" << d.value << "\n";
+  return key.str();
+}
+
+// One candidate: build, run, verify, time. Anything that stops it is recorded, never thrown, so
+// the search goes on; `lost_session` says the OpenCL context may be unusable after an error.
+CandidateResult evaluate(const Variant& v, const TuneSpace& space, const Config& config,
+                         const Options& o, ClSession& session, const Problem& problem,
+                         const ResultCheck& check, bool& lost_session) {
+  CandidateResult r;
+  r.config = config;
+  std::vector<float> c;
+  try {
+    const ResolvedDefines defines = configDefines(v, space, config, o.defines);
+    auto runner = makeClKernelRunner(v, defines, session, problem, o.cl_options, nullptr);
+    if (const auto figures = runner->figures()) r.registers = figures->registers;
+    const Timings t = runner->run(o.warmup, o.reps, c);
+    r.ms_median = t.median();
+    r.ms_min = t.min();
+    r.gflops = problem.gflopsAt(t.median());
+    const Verification verdict = check(c, errorThresholdFor(v.arithmetic));
+    const MemoryCheck memory = runner->checkMemory();
+    r.err_ratio = verdict.max_ratio;
+    const Verdict judged = judgeRun(verdict, memory, "wrong result");
+    r.status = judged.status;
+    r.reason = judged.message;
+  } catch (const ClError& e) {
+    r.status = "invalid";
+    r.reason = e.what();
+    lost_session = true;
+  } catch (const Error& e) {
+    r.status = "invalid";
+    r.reason = briefReason(e.what());
+  }
+  session.programs().clear();
+  return r;
+}
+
+// Where the search starts, best first: the parameters a run would use now (`start`, where they lie
+// in the space), up to kSeedsPerKind of this device's other entries (other sizes, nearest first)
+// and as many of its class's (the same architecture's, then the vendor's: on the H200, an own entry
+// tuned at 1024 ran 38.6 TFLOP/s at 2048 where the H100's 2048 entry ran 46.2), and the kernel's
+// defaults; each with the user's -D over it.
+std::vector<std::size_t> searchSeeds(const Variant& v, const TuneSpace& space,
+                                     std::optional<std::size_t> start, const Options& o,
+                                     const std::string& kernels_origin, const DeviceInfo& device,
+                                     const Shape& size) {
+  constexpr std::size_t kSeedsPerKind = 4;
+  std::vector<std::size_t> seeds;
+  auto add = [&](const std::map<std::string, std::string>& tuned) {
+    Config config;
+    try {
+      const ResolvedDefines defines(v.params, o.defines, tuned);
+      for (const auto& p : v.params) config.push_back(defines.param(p.name));
+    } catch (const Error&) {
+      return;  // an entry whose values are not integers: the run's lookup says so already
+    }
+    // Repeats are fine: the search proposes each configuration once.
+    if (const auto index = space.find(config)) seeds.push_back(*index);
+  };
+  if (start) seeds.push_back(*start);
+  const auto entries =
+      rankedTunedEntries(paramDirs(o.store, kernels_origin).dirs, device, v.name, size);
+  std::size_t own = 0, borrowed = 0;
+  for (const auto& entry : entries) {
+    std::size_t& taken = entry.match == ClassMatch::kDevice ? own : borrowed;
+    if (taken++ < kSeedsPerKind) add(entry.defines);
+  }
+  add({});
+  return seeds;
+}
+
+// The winner as a store entry: the format of data/params, with the size it was tuned for.
+nlohmann::json storeEntry(const TuneSummary& t, const CandidateResult& winner) {
+  return {{"device", t.device.name},
+          {"driver", t.device.driver_version},
+          {"kernel", t.variant},
+          {"size", {{"m", t.size.m}, {"n", t.size.n}, {"k", t.size.k}}},
+          // What other devices need to know to borrow it (param_store.hpp).
+          {"class", classJson(classOf(t.device))},
+          {"defines", namedConfig(t.space->names, winner.config)},
+          {"measured",
+           {{"tool", "clgemm tune"},
+            {"date", t.date},
+            {"platform", t.device.platform_name},
+            {"gflops", *winner.gflops},
+            {"ms_median", *winner.ms_median},
+            {"err_ratio", *winner.err_ratio},
+            {"check", t.check},
+            {"warmup", t.warmup},
+            {"reps", t.reps},
+            {"strategy", t.strategy},
+            {"evaluated", t.results.size()},
+            {"valid_configurations", t.space->valid.size()},
+            {"start", namedConfig(t.space->names, t.start)}}}};
+}
+
+}  // namespace
+
+int runTune(const Options& o, std::ostream& out, std::ostream& err) {
+  const Variant& v = tunedVariant(o);
+  if (!o.out.empty()) checkWritable(o.out, "--out");
+  const std::string store = userStoreDir(o.store);
+  const std::string params_dir = userStoreSubdir(store, "params");
+  const std::string cache_dir = userStoreSubdir(store, "tune-cache");
+  // Both must be writable before minutes of search whose results would otherwise be lost.
+  ensureStoreDir(params_dir, "--store");
+  ensureStoreDir(cache_dir, "--store");
+
+  const SelectedDevice device = selectDevice(o.platform, o.device);
+  if (!device.info.has_profiling)
+    throw RuntimeError(device.info.name + " does not support profiling events, which timing needs");
+  if (const auto why = unsupportedOn(v, device.info)) throw UsageError("cannot tune: " + *why);
+  const int fallback = defaultProblemSize(device.info.is_gpu);
+  const Shape size{o.m.value_or(fallback), o.n.value_or(fallback), o.k.value_or(fallback)};
+  checkProblemFits(device.info, size.m, size.n, size.k);
+  checkHostProblemFits(hostMemoryBytes(), size.m, size.n, size.k);
+
+  const KernelSource source = loadKernelSource(o.kernel_file);
+  std::optional<ClSession> session;
+  session.emplace(device, source);
+
+  // Where the search starts: what a run of this kernel would use now.
+  std::vector<std::string> warnings;
+  const VariantParams current = resolveVariantParams(
+      v, o.defines, paramDirs(o.store, source.origin), device.info, size, &warnings);
+  for (const auto& w : warnings) err << "clgemm: note: " << w << "\n";
+  Config start;
+  for (const auto& p : v.params) start.push_back(current.defines.param(p.name));
+
+  const TuneSpace space = buildTuneSpace(v, device.info, size, o.defines, o.space, start);
+  if (space.valid.empty()) {
+    std::string why;
+    for (const auto& e : space.excluded)
+      why += "; " + std::to_string(e.count) + " " + e.kind + ", e.g. " + e.example;
+    throw UsageError(v.name + ": none of the " + std::to_string(space.total) +
+                     " configurations fits " + device.info.name + why);
+  }
+  const std::optional<std::size_t> start_index = space.find(start);
+  const std::vector<std::size_t> seeds =
+      searchSeeds(v, space, start_index, o, source.origin, device.info, size);
+  // --time alone searches until the time is up, so it sets no count; it never walks the space in
+  // its own order unless that fits in the default budget (a large space would be left at its
+  // first few hundred configurations, all alike).
+  const bool time_alone = o.time_limit && !o.budget;
+  std::size_t budget =
+      o.budget ? std::size_t(*o.budget) : (time_alone ? space.valid.size() : kDefaultTuneBudget);
+  budget = std::min(budget, space.valid.size());
+  const bool covers_space = time_alone ? space.valid.size() <= std::size_t(kDefaultTuneBudget)
+                                       : budget >= space.valid.size();
+  const TuneStrategy strategy = o.strategy != TuneStrategy::kAuto
+                                    ? o.strategy
+                                    : (covers_space ? TuneStrategy::kFull : TuneStrategy::kAnneal);
+
+  TuneCache cache(
+      cache_dir + "/" +
+          tuneCacheFileName(device.info.name, v.name, size, cacheKey(o, device.info, source)),
+      space.names);
+  err << "clgemm: tune " << v.name << " at " << shapeText(size) << ": " << space.total
+      << " combinations, " << space.valid.size() << " valid; evaluating " << budget << " by "
+      << strategyName(strategy)
+      << (cache.size() ? " (" + std::to_string(cache.size()) + " candidates already in the cache)"
+                       : std::string())
+      << "\n";
+
+  const Problem problem = makeRandomProblem(size.m, size.n, size.k, o.alpha, o.beta, o.seed);
+  const ResultCheck check(problem, o.check_mode, o.seed);
+  session->upload(problem);
+
+  TuneSummary summary;
+  summary.variant = v.name;
+  summary.device = device.info;
+  summary.size = size;
+  summary.alpha = o.alpha;
+  summary.beta = o.beta;
+  summary.warmup = o.warmup;
+  summary.reps = o.reps;
+  summary.date = runDate();
+  summary.check = check.kind();
+  summary.strategy = strategyName(strategy);
+  summary.budget = budget;
+  summary.space = &space;
+  summary.start = start;
+  summary.start_source = startSource(current);
+  summary.start_in_space = start_index.has_value();
+  summary.cache_file = cache.path();
+
+  const InterruptGuard interrupt;
+  const auto began = Clock::now();
+  std::optional<Clock::time_point> deadline;
+  if (o.time_limit)
+    deadline = began + std::chrono::duration_cast<Clock::duration>(
+                           std::chrono::duration<double>(*o.time_limit));
+  Progress progress(err, budget, o.progress, stderrIsTerminal());
+  progress.showRemaining(deadline);
+  // Bounded by time alone, annealing cools as the time runs out.
+  std::function<double()> cooling;
+  if (time_alone)
+    cooling = [&] {
+      return std::chrono::duration<double>(Clock::now() - began).count() / *o.time_limit;
+    };
+  auto search = makeTuneSearch(strategy, space, seeds, budget, o.seed, cooling);
+  std::optional<double> best;
+  std::string best_text = "none yet";
+  std::size_t cache_hits = 0;
+  while (summary.results.size() < budget) {
+    if (InterruptGuard::requested()) {
+      summary.interrupted = true;
+      break;
+    }
+    if (deadline && Clock::now() >= *deadline) break;
+    const auto index = search->next();
+    if (!index) break;
+    const Config& config = space.valid[*index];
+    CandidateResult result;
+    if (const CandidateResult* cached = cache.find(config)) {
+      result = *cached;
+      // The progress line counts what this run evaluates.
+      progress.setTotal(budget - ++cache_hits);
+    } else {
+      progress.step(space.describe(config) + " (best " + best_text + ")");
+      bool lost_session = false;
+      result = evaluate(v, space, config, o, *session, problem, check, lost_session);
+      cache.append(result);
+      if (lost_session) {
+        // An error may leave the context unusable; the next candidate gets a fresh one.
+        session.emplace(device, source);
+        session->upload(problem);
+      }
+    }
+    search->record(*index, result.status == "ok" ? *result.gflops : 0.0);
+    if (result.status == "ok" && (!best || *result.gflops > *best)) {
+      best = result.gflops;
+      best_text = fixed(best, 1) + " GFLOP/s: " + space.describe(config);
+    }
+    summary.results.push_back(result);
+  }
+  progress.finish();
+  summary.seconds = std::chrono::duration<double>(Clock::now() - began).count();
+
+  const auto ranked = rankCandidates(summary.results);
+  if (!summary.interrupted && !ranked.empty()) {
+    const CandidateResult& winner = summary.results[ranked.front()];
+    const std::string path =
+        params_dir + "/" +
+        tunedEntryFileName(device.info.name, device.info.driver_version, v.name, size);
+    const nlohmann::json entry = storeEntry(summary, winner);
+    writeFileAtomically(path, "--store",
+                        [&](std::ostream& file) { file << entry.dump(2) << "\n"; });
+    summary.stored_file = path;
+  }
+
+  auto report = [&](std::ostream& stream) { writeTuneReport(stream, o.format, summary); };
+  if (o.out.empty())
+    report(out);
+  else
+    writeFileAtomically(o.out, "--out", report);
+
+  if (summary.interrupted) {
+    err << "clgemm: interrupted after " << summary.results.size()
+        << " candidates; nothing was stored. The cache keeps them: the same command resumes ("
+        << cache.path() << ")\n";
+    return kExitInterrupted;
+  }
+  if (ranked.empty()) {
+    bool any_wrong = false;
+    for (const auto& r : summary.results) any_wrong = any_wrong || r.status == "FAIL";
+    err << "clgemm: error: no candidate of " << v.name << " "
+        << (any_wrong ? "verified" : "built and ran") << "; nothing was stored\n";
+    return any_wrong ? kExitVerifyFailed : kExitRuntime;
+  }
+  return kExitOk;
+}
+
+}  // namespace clgemm

@@ -1,0 +1,89 @@
+#include "opencl/program.hpp"
+
+#include "opencl/cl_check.hpp"
+#include "opencl/ptx_arch.hpp"
+#include "util/errors.hpp"
+
+namespace clgemm {
+
+ProgramCache::ProgramCache(cl::Context context, cl::Device device, std::string source,
+                           std::string origin)
+    : context_(std::move(context)),
+      device_(std::move(device)),
+      source_(std::move(source)),
+      origin_(std::move(origin)) {}
+
+const BuiltProgram& ProgramCache::get(const std::string& options) {
+  const auto found = built_.find(options);
+  if (found != built_.end()) return found->second;
+
+  BuiltProgram built;
+  built.options = options;
+  try {
+    built.program = cl::Program(context_, source_);
+  } catch (const cl::Error& e) {
+    rethrowClError(e);
+  }
+  int status = CL_SUCCESS;
+  try {
+    status = built.program.build({device_}, options.c_str());
+  } catch (const cl::Error& e) {
+    status = e.err();
+  }
+  try {
+    built.log = built.program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_);
+  } catch (const cl::Error&) {
+    built.log.clear();  // some drivers have no log for a program that failed early
+  }
+  if (status == CL_BUILD_PROGRAM_FAILURE || status == CL_INVALID_BUILD_OPTIONS ||
+      status == CL_COMPILE_PROGRAM_FAILURE) {
+    throw UsageError("building " + origin_ + " failed (" + clErrorName(status) +
+                     ") with options '" + options + "'; compiler log:\n" + built.log);
+  }
+  if (status != CL_SUCCESS) throw ClError("clBuildProgram", status);
+  if (source_.find(kArchSpecificMarker) != std::string::npos) rebuildArchSpecific(built);
+  return built_.emplace(options, std::move(built)).first->second;
+}
+
+// See ptx_arch.hpp. Only programs whose PTX still holds the marker (the kernel that needs the
+// instructions was compiled in) are built again.
+void ProgramCache::rebuildArchSpecific(BuiltProgram& built) {
+  std::string ptx;
+  try {
+    const auto binaries = built.program.getInfo<CL_PROGRAM_BINARIES>();
+    if (binaries.empty()) return;
+    ptx.assign(binaries.front().begin(), binaries.front().end());
+  } catch (const cl::Error& e) {
+    rethrowClError(e);
+  }
+  while (!ptx.empty() && ptx.back() == '\0') ptx.pop_back();
+  if (!hasArchSpecificPtx(ptx)) return;
+  const auto unmasked = unmaskArchSpecificPtx(ptx);
+  if (!unmasked)
+    throw UsageError("building " + origin_ + " with options '" + built.options +
+                     "': the kernel needs architecture-specific PTX instructions, and this "
+                     "device's compiler does not return PTX");
+  int status = CL_SUCCESS;
+  try {
+    std::vector<unsigned char> bytes(unmasked->begin(), unmasked->end());
+    bytes.push_back('\0');  // NVIDIA's driver reads the PTX as a C string
+    built.program = cl::Program(context_, {device_}, cl::Program::Binaries{bytes});
+    status = built.program.build({device_}, built.options.c_str());
+  } catch (const cl::Error& e) {
+    status = e.err();
+  }
+  std::string log;
+  try {
+    log = built.program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_);
+  } catch (const cl::Error&) {
+  }
+  // The first build's log describes code without the masked instructions (its register counts
+  // are not this kernel's); the binary build's, often empty, is the one that applies.
+  built.log = log;
+  if (status != CL_SUCCESS)
+    throw UsageError("building " + origin_ + " with options '" + built.options +
+                     "' for the architecture-specific target failed (" + clErrorName(status) +
+                     "); compiler log:\n" + log);
+}
+
+}  // namespace clgemm

@@ -1,0 +1,177 @@
+// The registry of GEMM variants: the OpenCL kernels, the CPU paths and the library baselines. Each
+// entry says how it runs, its parameters with defaults and its constraints; an OpenCL entry also
+// names its kernel in kernels.cl and how the NDRange follows from the parameters and M, N, K.
+// Adding a kernel is adding one kernel to kernels.cl and one entry in kernels.cpp.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cpu/cpu_gemm.hpp"
+#include "registry/defines.hpp"
+
+namespace clgemm {
+
+struct DeviceInfo;
+
+// What a variant's multiply-adds compute in: reported beside every result, and it decides the
+// error threshold the result is judged by (errorThresholdFor).
+enum class Arithmetic {
+  kFp32,   // FP32 multiply-adds
+  kTf32,   // products of TF32-rounded operands (10 mantissa bits), FP32 sums
+  k3xTf32  // three TF32 products per FP32 one (big*big + big*small + small*big), FP32 accuracy
+};
+
+// "fp32", "tf32", "3xtf32": the precision column of the reports.
+std::string arithmeticName(Arithmetic arithmetic);
+
+// The largest error ratio (verify.hpp) a result of this arithmetic may reach.
+double errorThresholdFor(Arithmetic arithmetic);
+
+struct Param {
+  std::string name;
+  int default_value;
+  std::string help;
+  // The values `clgemm tune` tries, smallest first; the variant's constraints and the device's
+  // limits prune their combinations. Empty: the tuner leaves the parameter at its value.
+  std::vector<int> candidates = {};
+};
+
+struct LaunchShape {
+  std::array<std::size_t, 2> global{};  // dimension 0 runs along N (columns), 1 along M (rows)
+  std::array<std::size_t, 2> local{};
+  std::string local_from;  // the defines the work-group shape follows from, for error messages
+};
+
+enum class Backend {
+  kOpenCl,    // a kernel from kernels.cl, timed with profiling events
+  kCpu,       // one of clgemm's OpenMP paths, timed with a host clock
+  kClblast,   // CLBlast's SGEMM on the same OpenCL queue, host clock around call and clFinish
+  kOpenblas,  // OpenBLAS cblas_sgemm on the host, host clock
+  kCublas     // cuBLAS SGEMM on the OpenCL device's NVIDIA GPU (loaded at run time), CUDA events
+};
+
+// The padded problem a variant runs in place of the user's: A is m x k, B k x n, C m x n.
+struct PaddedSizes {
+  int m, n, k;
+};
+
+struct Variant {
+  std::string name;  // what --kernel takes
+  Backend backend;
+  std::string summary;  // one line for --help and the README
+  // The ladder (--explain): the variant this one is a step from, and what the step adds.
+  std::string builds_on;
+  std::string adds;
+  std::vector<Param> params;
+  Arithmetic arithmetic = Arithmetic::kFp32;
+  // Optional: why this variant cannot run on a device (its kernel needs hardware or a compiler
+  // the device lacks), or nothing when it can. A variant that cannot is reported as skipped.
+  std::function<std::optional<std::string>(const DeviceInfo&)> unsupported;
+  // One message per violated constraint, each naming the define(s) to change.
+  std::function<std::vector<std::string>(const ResolvedDefines&)> constraints;
+
+  // kOpenCl only.
+  std::string entry;  // the __kernel function in kernels.cl
+  std::function<LaunchShape(const ResolvedDefines&, int m, int n)> shape;
+  // __local bytes the kernel declares with these parameters, checked before building.
+  std::function<std::size_t(const ResolvedDefines&)> local_mem_bytes;
+  // Optional: defines the host derives from the problem (e.g. whether edges need checks), passed
+  // to the compiler after the parameters and reported with source "problem".
+  std::function<std::vector<ResolvedDefine>(const ResolvedDefines&, int m, int n, int k)>
+      problem_defines;
+  // Bytes the kernel's own access pattern loads from global memory for A and B (and C where it
+  // accumulates there), counting every load as written, as if no cache helped: the basis of its
+  // arithmetic intensity (2*M*N*K flops per byte). Reading C0 when beta != 0 is added by the
+  // caller.
+  std::function<double(const ResolvedDefines&, int m, int n, int k)> global_bytes;
+  // Optional helper kernel run before the GEMM in every repetition and timed with it: it takes
+  // (K, N, B, Bt) and writes B transposed (N x K) into a scratch buffer, which the GEMM then reads
+  // in B's place. Its launch follows from the parameters and K, N.
+  std::string transpose_b_entry;
+  std::function<LaunchShape(const ResolvedDefines&, int k, int n)> transpose_b_shape;
+
+  // Optional helper kernel that packs A and B, in every repetition and timed with the GEMM, into
+  // scratch buffers in the layout the GEMM reads, padded to its tiles; the GEMM then reads them
+  // in A's and B's place (and padding copies, where `padding` asks for them, are made for C
+  // only). It takes (operand: 0 for A, 1 for B, source rows, source cols, source, rows, K,
+  // destination): A packed as M x K, B transposed as N x K, each M, N, K padded where the
+  // problem is; `pack_shape` launches it for that rows x K.
+  std::string pack_entry;
+  std::function<LaunchShape(int rows, int cols)> pack_shape;
+  // Floats the packing writes per element of padded A and of padded B: 1, or 2 where it splits
+  // each value into two planes (3xTF32's big and small parts).
+  std::array<int, 2> pack_planes = {1, 1};
+
+  // Optional: padding copies, for sizes where the GEMM runs faster on tile multiples than with
+  // bounds checks. `padding` says whether to pad and to what (nothing: no copies). Then, in every
+  // repetition and timed with the GEMM, the helper kernel `pad_entry` copies A, B (and C where
+  // beta != 0) into zero-padded scratch matrices, the GEMM runs on those with the padded sizes as
+  // M, N, K, and the helper copies C back. The helper takes (source rows, source cols, source,
+  // rows, cols, destination) and is launched as `pad_shape` says for the destination's size;
+  // problem_defines sees the user's sizes and must derive the padded problem's defines.
+  std::string pad_entry;
+  std::function<std::optional<PaddedSizes>(const ResolvedDefines&, int m, int n, int k)> padding;
+  std::function<LaunchShape(int rows, int cols)> pad_shape;
+
+  // kCpu only: one GEMM with the resolved parameters.
+  std::function<void(const CpuGemm&, const ResolvedDefines&)> cpu;
+
+  bool isBaseline() const {
+    return backend == Backend::kClblast || backend == Backend::kOpenblas ||
+           backend == Backend::kCublas;
+  }
+  // cuBLAS runs on CUDA, but on the GPU the OpenCL device selection picks.
+  bool needsOpenCl() const {
+    return backend == Backend::kOpenCl || backend == Backend::kClblast ||
+           backend == Backend::kCublas;
+  }
+};
+
+// "variant: first violation; second ...", or nothing when these defines keep every constraint.
+std::optional<std::string> constraintViolations(const Variant& variant,
+                                                const ResolvedDefines& defines);
+
+// Why `variant` cannot run on `device`, or nothing when it can.
+std::optional<std::string> unsupportedOn(const Variant& variant, const DeviceInfo& device);
+
+// Throws constraintViolations' message as a usage error.
+void checkConstraints(const Variant& variant, const ResolvedDefines& defines);
+
+// Every variant: the OpenCL kernels in ladder order (naive-global first, best last), the CPU paths,
+// then the baselines.
+const std::vector<Variant>& variants();
+
+// Whether a baseline library was compiled in; when not, its rows say "not built" (status skipped).
+// cuBLAS is always built: whether its library loads is found out at run time (the variant's
+// `unsupported` says so).
+bool backendBuilt(Backend backend);
+
+// The variants named in a comma-separated list, in the order given, duplicates dropped. Besides
+// names it takes the groups "cl" (every OpenCL kernel), "cpu" (every CPU path) and "all"
+// (everything, baselines included). Unknown names are a usage error listing the known ones.
+std::vector<const Variant*> parseVariantList(const std::string& list);
+
+// --compare: baselines only ("clblast", "openblas", "cublas", "cublas-tf32"), appended after the
+// --kernel variants.
+std::vector<const Variant*> parseCompareList(const std::string& list);
+
+// "clblast, openblas, cublas, cublas-tf32": every baseline, for messages.
+std::string baselineNames();
+
+// The default --kernel list: the ladder's first rungs and its end (best), so that a first run shows
+// what clgemm can do on the device.
+inline constexpr const char* kDefaultKernels = "naive,tiled,regtile2d,best";
+
+// One line per variant in `chosen`: what it builds on and what it adds (--explain).
+std::string explainVariants(const std::vector<const Variant*>& chosen);
+
+// "naive, tiled, ..." and a help paragraph with every variant's parameters and defaults.
+std::string variantNames();
+std::string variantHelp();
+
+}  // namespace clgemm

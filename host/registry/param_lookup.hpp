@@ -1,0 +1,37 @@
+// Which values an OpenCL kernel's parameters take on a device, highest first: the user's -D, the
+// user's store (clgemm tune's winners), the entries shipped in data/params, the kernel's defaults.
+// A run and the tuner's starting point both come from here.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "opencl/device.hpp"
+#include "problem/size_list.hpp"
+#include "registry/defines.hpp"
+#include "registry/kernels.hpp"
+#include "store/param_store.hpp"
+
+namespace clgemm {
+
+struct VariantParams {
+  ResolvedDefines defines;
+  std::string tuned_file;           // the store or data entry used; empty when none
+  std::optional<Shape> tuned_size;  // the size that entry was tuned for, where it says
+  // Why that entry serves this device: "same device", "same architecture sm_90", ...
+  std::string tuned_match;
+};
+
+// The user's -D defines that reach `variant`. An OpenCL kernel gets them all (its parameters and
+// any other macro a custom kernels.cl reads); the other backends have no compiler, so only their
+// own parameters apply (cpu-packed's blocking, say), and their rows list nothing else.
+std::vector<UserDefine> definesReaching(const Variant& variant,
+                                        const std::vector<UserDefine>& user);
+
+// Tuned entries that cannot be read are skipped with a note on `warnings`.
+VariantParams resolveVariantParams(const Variant& variant, const std::vector<UserDefine>& user,
+                                   const SearchDirs& dirs, const DeviceInfo& device,
+                                   const Shape& size, std::vector<std::string>* warnings);
+
+}  // namespace clgemm

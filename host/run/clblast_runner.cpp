@@ -1,0 +1,71 @@
+// CLBlast's SGEMM as a baseline, on the same context, queue and buffers as clgemm's kernels.
+#include "run/variant_runner.hpp"
+
+#ifdef CLGEMM_HAVE_CLBLAST
+#include <clblast.h>
+
+#include "opencl/cl_check.hpp"
+#include "util/errors.hpp"
+
+namespace clgemm {
+namespace {
+
+class ClblastRunner : public VariantRunner {
+ public:
+  ClblastRunner(ClSession& session, const Problem& problem)
+      : session_(session), problem_(problem) {}
+
+  Timings run(int warmup, int reps, std::vector<float>& result) override {
+    // CLBlast may launch several kernels per call (and the event it returns does not cover them
+    // all), so the call is timed with a host clock up to clFinish. Its first call compiles its
+    // kernels: at least one warm-up call, whatever --warmup says.
+    const Timings t = timeHostCalls(
+        std::max(warmup, 1), reps,
+        [&] {
+          session_.resetC();
+          session_.queue().finish();
+        },
+        [&] { gemm(); });
+    session_.readC(result);
+    return t;
+  }
+
+  MemoryCheck checkMemory() override { return session_.checkMemory(); }
+
+  std::string deviceName() const override { return session_.info().name; }
+
+ private:
+  void gemm() {
+    cl_command_queue queue = session_.queue()();
+    const std::size_t m = std::size_t(problem_.m), n = std::size_t(problem_.n),
+                      k = std::size_t(problem_.k);
+    const clblast::StatusCode status = clblast::Gemm<float>(
+        clblast::Layout::kRowMajor, clblast::Transpose::kNo, clblast::Transpose::kNo, m, n, k,
+        problem_.alpha, session_.a()(), 0, k, session_.b()(), 0, n, problem_.beta, session_.c()(),
+        0, n, &queue, nullptr);
+    if (status != clblast::StatusCode::kSuccess) {
+      // CLBlast's codes include every OpenCL code; its own are below -1000.
+      throw ClError("clblast::Gemm", int(status));
+    }
+    clCheck(clFinish(queue), "clFinish after clblast::Gemm");
+  }
+
+  ClSession& session_;
+  const Problem& problem_;
+};
+
+}  // namespace
+
+std::unique_ptr<VariantRunner> makeClblastRunner(ClSession& session, const Problem& problem) {
+  return std::make_unique<ClblastRunner>(session, problem);
+}
+
+}  // namespace clgemm
+
+#else
+
+namespace clgemm {
+std::unique_ptr<VariantRunner> makeClblastRunner(ClSession&, const Problem&) { return nullptr; }
+}  // namespace clgemm
+
+#endif

@@ -1,0 +1,53 @@
+// Runner for clgemm's own CPU paths: host clock, C reset between runs outside the timed call.
+
+#include "run/variant_runner.hpp"
+#include "util/errors.hpp"
+#include "util/host_info.hpp"
+
+namespace clgemm {
+namespace {
+
+class CpuRunner : public HostRunner {
+ public:
+  CpuRunner(const Variant& variant, const ResolvedDefines& defines, const Problem& problem,
+            int threads)
+      : variant_(variant), defines_(defines), problem_(problem), threads_(threads) {
+    checkConstraints(variant, defines);
+  }
+
+  Timings run(int warmup, int reps, std::vector<float>& result) override {
+    HostOperands& ops = freshOperands(problem_);
+    CpuGemm g;
+    g.m = problem_.m;
+    g.n = problem_.n;
+    g.k = problem_.k;
+    g.alpha = problem_.alpha;
+    g.beta = problem_.beta;
+    g.a = ops.a();
+    g.b = ops.b();
+    g.c = ops.c();
+    g.threads = threads_;
+    const Timings t = timeHostCalls(
+        warmup, reps, [&] { ops.resetC(); }, [&] { variant_.cpu(g, defines_); });
+    ops.copyCTo(result);
+    return t;
+  }
+
+  std::string deviceName() const override { return hostCpuName(); }
+  std::optional<int> threads() const override { return threads_; }
+
+ private:
+  const Variant& variant_;
+  ResolvedDefines defines_;
+  const Problem& problem_;
+  int threads_;
+};
+
+}  // namespace
+
+std::unique_ptr<VariantRunner> makeCpuRunner(const Variant& variant, const ResolvedDefines& defines,
+                                             const Problem& problem, int threads) {
+  return std::make_unique<CpuRunner>(variant, defines, problem, threads);
+}
+
+}  // namespace clgemm

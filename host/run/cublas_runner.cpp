@@ -1,0 +1,283 @@
+// cuBLAS's SGEMM as a baseline on the NVIDIA GPU that is the selected OpenCL device, through the
+// CUDA runtime and cuBLAS loaded at run time (cuda_library.hpp): FP32 (CUBLAS_DEFAULT_MATH) or on
+// the TF32 tensor cores (CUBLAS_TF32_TENSOR_OP_MATH). Its matrices are CUDA allocations of its own,
+// each between canaries like the OpenCL ones, and each call is timed with CUDA events, the CUDA
+// counterpart of the profiling events that time clgemm's kernels.
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "check/memory_check.hpp"
+#include "opencl/cuda_library.hpp"
+#include "opencl/device.hpp"
+#include "run/variant_runner.hpp"
+
+namespace clgemm {
+namespace {
+
+// `count` floats on the device with kGuardFloats canaries on each side (memory_check.hpp): one
+// cudaMalloc, the matrix in the middle.
+class CudaMatrix {
+ public:
+  CudaMatrix(const CudaLibrary& cuda, std::string name, std::size_t count)
+      : cuda_(cuda), name_(std::move(name)), count_(count) {
+    void* base = nullptr;
+    cuda_.check(cuda_.cudaMalloc(&base, (count_ + 2 * kGuardFloats) * sizeof(float)),
+                ("cudaMalloc (" + name_ + ")").c_str());
+    base_ = static_cast<float*>(base);
+    const std::vector<float> canaries(kGuardFloats, canaryValue());
+    copyIn(base_, canaries.data(), kGuardFloats);
+    copyIn(data() + count_, canaries.data(), kGuardFloats);
+  }
+  ~CudaMatrix() {
+    if (base_) cuda_.cudaFree(base_);  // an error here has nowhere to go
+  }
+  CudaMatrix(const CudaMatrix&) = delete;
+  CudaMatrix& operator=(const CudaMatrix&) = delete;
+
+  float* data() { return base_ + kGuardFloats; }
+
+  void upload(const float* from) { copyIn(data(), from, count_); }
+  void download(std::vector<float>& to) {
+    to.resize(count_);
+    copyOut(to.data(), data(), count_);
+  }
+  // C before a run: NaN in every element when C0 is not read (all bits set is a NaN).
+  void fillNan() {
+    cuda_.check(cuda_.cudaMemset(data(), 0xFF, count_ * sizeof(float)),
+                ("cudaMemset (" + name_ + ")").c_str());
+  }
+
+  void checkGuards(MemoryCheck& out) {
+    std::vector<float> guard(kGuardFloats);
+    copyOut(guard.data(), base_, kGuardFloats);
+    checkGuard(guard.data(), kGuardFloats, GuardSide::kBefore, name_, out);
+    copyOut(guard.data(), data() + count_, kGuardFloats);
+    checkGuard(guard.data(), kGuardFloats, GuardSide::kAfter, name_, out);
+  }
+  // Compares the matrix with `original`, a slice at a time so no second full copy is made.
+  void checkUnchanged(const std::vector<float>& original, std::size_t cols, MemoryCheck& out) {
+    constexpr std::size_t kSlice = std::size_t(4) << 20;  // 16 MiB of floats
+    std::vector<float> now(std::min(kSlice, count_));
+    ChangedElements changed;
+    for (std::size_t offset = 0; offset < count_; offset += kSlice) {
+      const std::size_t n = std::min(kSlice, count_ - offset);
+      copyOut(now.data(), data() + offset, n);
+      changed.scan(now.data(), original.data() + offset, n, offset);
+    }
+    changed.report(name_, cols, out);
+  }
+
+ private:
+  void copyIn(float* to, const float* from, std::size_t count) {
+    cuda_.check(cuda_.cudaMemcpy(to, from, count * sizeof(float), cuda::kMemcpyHostToDevice),
+                ("cudaMemcpy to the device (" + name_ + ")").c_str());
+  }
+  void copyOut(float* to, const float* from, std::size_t count) {
+    cuda_.check(cuda_.cudaMemcpy(to, from, count * sizeof(float), cuda::kMemcpyDeviceToHost),
+                ("cudaMemcpy from the device (" + name_ + ")").c_str());
+  }
+
+  const CudaLibrary& cuda_;
+  std::string name_;
+  std::size_t count_;
+  float* base_ = nullptr;
+};
+
+// A, B and C as cuBLAS sees them, with A and B uploaded.
+struct CudaOperands {
+  CudaOperands(const CudaLibrary& cuda, const Problem& problem)
+      : a(cuda, "A", problem.a.size()),
+        b(cuda, "B", problem.b.size()),
+        c(cuda, "C", std::size_t(problem.m) * std::size_t(problem.n)) {
+    a.upload(problem.a.data());
+    b.upload(problem.b.data());
+  }
+  CudaMatrix a, b, c;
+};
+
+class CudaEvent {
+ public:
+  explicit CudaEvent(const CudaLibrary& cuda) : cuda_(cuda) {
+    cuda_.check(cuda_.cudaEventCreate(&event_), "cudaEventCreate");
+  }
+  ~CudaEvent() {
+    if (event_) cuda_.cudaEventDestroy(event_);
+  }
+  CudaEvent(const CudaEvent&) = delete;
+  CudaEvent& operator=(const CudaEvent&) = delete;
+  cuda::Event get() const { return event_; }
+
+ private:
+  const CudaLibrary& cuda_;
+  cuda::Event event_ = nullptr;
+};
+
+class CublasHandle {
+ public:
+  explicit CublasHandle(const CudaLibrary& cuda) : cuda_(cuda) {
+    cuda_.checkBlas(cuda_.cublasCreate(&handle_), "cublasCreate_v2");
+  }
+  ~CublasHandle() {
+    if (handle_) cuda_.cublasDestroy(handle_);
+  }
+  CublasHandle(const CublasHandle&) = delete;
+  CublasHandle& operator=(const CublasHandle&) = delete;
+  cuda::BlasHandle get() const { return handle_; }
+
+ private:
+  const CudaLibrary& cuda_;
+  cuda::BlasHandle handle_ = nullptr;
+};
+
+// The CUDA device that is the OpenCL device: the one at the same PCI address. Without an address
+// (a driver without the query) only a machine with one CUDA device leaves no doubt.
+int cudaDeviceOf(const CudaLibrary& cuda, const DeviceInfo& device) {
+  int count = 0;
+  cuda.check(cuda.cudaGetDeviceCount(&count), "cudaGetDeviceCount");
+  if (device.pci) {
+    const std::string pci = pciBusId(*device.pci);
+    int index = -1;
+    const cuda::Error error = cuda.cudaDeviceGetByPCIBusId(&index, pci.c_str());
+    if (error == cuda::kSuccess) return index;
+    const char* text = cuda.cudaGetErrorString(error);
+    throw CudaError("no CUDA device is " + device.name + " at PCI " + pci +
+                    ", where OpenCL finds it (cudaDeviceGetByPCIBusId: " +
+                    (text ? text : "unknown error") + "; " + std::to_string(count) +
+                    " CUDA devices visible; is CUDA_VISIBLE_DEVICES hiding it?)");
+  }
+  if (count == 1) return 0;
+  throw CudaError(device.name +
+                  " does not report its PCI address (cl_khr_pci_bus_info or "
+                  "cl_nv_device_attribute_query), and with " +
+                  std::to_string(count) + " CUDA devices clgemm cannot tell which one it is");
+}
+
+// cublasGetVersion's number as "13.1.0": major * 10000 + minor * 100 + patch since cuBLAS 12,
+// major * 1000 + minor * 100 + patch before.
+std::string cublasVersionText(int version) {
+  const bool wide = version >= 100000;
+  const int major = wide ? version / 10000 : version / 1000;
+  const int minor = wide ? version / 100 % 100 : version / 100 % 10;
+  return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(version % 100);
+}
+
+class CublasRunner : public VariantRunner {
+ public:
+  CublasRunner(const DeviceInfo& device, const Problem& problem, bool tf32)
+      : cuda_(CudaLibrary::get()), device_(device), problem_(problem), tf32_(tf32) {}
+
+  Timings run(int warmup, int reps, std::vector<float>& result) override {
+    setUp();
+    operands_.reset();  // before the new ones, so two never hold device memory together
+    CudaOperands& ops = operands_.emplace(cuda_, problem_);
+    const int m = problem_.m, n = problem_.n, k = problem_.k;
+    Timings timings;
+    // The first call picks and loads its kernels: never timed, whatever --warmup says.
+    warmup = std::max(warmup, 1);
+    for (int i = 0; i < warmup + reps; ++i) {
+      if (problem_.beta != 0.0f) {
+        ops.c.upload(problem_.c0.data());
+      } else {
+        ops.c.fillNan();
+      }
+      // The reset finished before the start event, so the events see the GEMM alone.
+      cuda_.check(cuda_.cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+      cuda_.check(cuda_.cudaEventRecord(start_->get(), nullptr), "cudaEventRecord");
+      // Row-major C = alpha A B + beta C is column-major C^T = alpha B^T A^T + beta C^T, and a
+      // row-major matrix is its transpose in column-major: B (n x k) times A (k x m), no copies.
+      cuda_.checkBlas(cuda_.cublasSgemm(handle_->get(), cuda::kBlasOpN, cuda::kBlasOpN, n, m, k,
+                                        &problem_.alpha, ops.b.data(), n, ops.a.data(), k,
+                                        &problem_.beta, ops.c.data(), n),
+                      "cublasSgemm_v2");
+      cuda_.check(cuda_.cudaEventRecord(stop_->get(), nullptr), "cudaEventRecord");
+      cuda_.check(cuda_.cudaEventSynchronize(stop_->get()), "cudaEventSynchronize after the GEMM");
+      float ms = 0.0f;
+      cuda_.check(cuda_.cudaEventElapsedTime(&ms, start_->get(), stop_->get()),
+                  "cudaEventElapsedTime");
+      if (i >= warmup) timings.ms.push_back(double(ms));
+    }
+    ops.c.download(result);
+    return timings;
+  }
+
+  // The guards of A, B and C and the inputs against the problem's; then the matrices are freed,
+  // so the next variant has the GPU's memory.
+  MemoryCheck checkMemory() override {
+    if (!operands_) return {};
+    MemoryCheck out;
+    operands_->a.checkGuards(out);
+    operands_->b.checkGuards(out);
+    operands_->c.checkGuards(out);
+    operands_->a.checkUnchanged(problem_.a, std::size_t(problem_.k), out);
+    operands_->b.checkUnchanged(problem_.b, std::size_t(problem_.n), out);
+    operands_.reset();
+    return out;
+  }
+
+  // The CUDA device's own name needs cudaGetDeviceProperties, whose struct changes between CUDA
+  // versions; it is the OpenCL device's GPU anyway.
+  std::string deviceName() const override { return device_.name; }
+
+  std::vector<ResolvedDefine> derivedDefines() const override {
+    if (!version_) return {};
+    return {{"cublas", cublasVersionText(*version_), "library"},
+            {"cuda_device", std::to_string(cuda_device_), "library"}};
+  }
+
+  // NVIDIA_TF32_OVERRIDE overrides the math mode a program asks for, in every NVIDIA library.
+  std::string note() const override {
+    const char* value = std::getenv("NVIDIA_TF32_OVERRIDE");
+    if (!value || !*value) return "";
+    const bool off = std::strcmp(value, "0") == 0;
+    if (!tf32_ && !off)
+      return std::string("NVIDIA_TF32_OVERRIDE=") + value +
+             " is set: cuBLAS may use TF32 tensor cores for this FP32 SGEMM; unset it for an FP32 "
+             "baseline";
+    if (tf32_ && off)
+      return "NVIDIA_TF32_OVERRIDE=0 is set: cuBLAS ran this SGEMM in FP32, not on TF32 tensor "
+             "cores";
+    return "";
+  }
+
+ private:
+  // The CUDA device, the cuBLAS handle and its math mode, and the events, once.
+  void setUp() {
+    if (handle_) return;
+    if (cuda_.problem()) throw CudaError(*cuda_.problem());
+    cuda_device_ = cudaDeviceOf(cuda_, device_);
+    cuda_.check(cuda_.cudaSetDevice(cuda_device_), "cudaSetDevice");
+    start_.emplace(cuda_);
+    stop_.emplace(cuda_);
+    handle_.emplace(cuda_);
+    cuda_.checkBlas(cuda_.cublasSetMathMode(handle_->get(), tf32_ ? cuda::kBlasTf32TensorOpMath
+                                                                  : cuda::kBlasDefaultMath),
+                    "cublasSetMathMode");
+    int version = 0;
+    cuda_.checkBlas(cuda_.cublasGetVersion(handle_->get(), &version), "cublasGetVersion_v2");
+    version_ = version;
+  }
+
+  const CudaLibrary& cuda_;
+  DeviceInfo device_;
+  const Problem& problem_;
+  bool tf32_;
+  int cuda_device_ = -1;
+  std::optional<int> version_;
+  // Destroyed in the reverse order: the matrices, the handle, then the events.
+  std::optional<CudaEvent> start_, stop_;
+  std::optional<CublasHandle> handle_;
+  std::optional<CudaOperands> operands_;
+};
+
+}  // namespace
+
+std::unique_ptr<VariantRunner> makeCublasRunner(const DeviceInfo& device, const Problem& problem,
+                                                bool tf32) {
+  return std::make_unique<CublasRunner>(device, problem, tf32);
+}
+
+}  // namespace clgemm

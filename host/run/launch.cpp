@@ -1,0 +1,129 @@
+#include "run/launch.hpp"
+
+#include <algorithm>
+
+#include "opencl/cl_check.hpp"
+#include "util/errors.hpp"
+
+namespace clgemm {
+namespace {
+
+std::string shapeText(const LaunchShape& shape) {
+  return std::to_string(shape.local[0]) + " x " + std::to_string(shape.local[1]) + " (" +
+         shape.local_from + ")";
+}
+
+}  // namespace
+
+std::optional<ConfigIssue> findConfigIssue(const DeviceInfo& device, const Variant& variant,
+                                           const ResolvedDefines& defines,
+                                           const LaunchShape& shape) {
+  const std::size_t items = shape.local[0] * shape.local[1];
+  if (items > device.max_work_group_size) {
+    return ConfigIssue{"work-group size", variant.name + ": work-group " + shapeText(shape) +
+                                              " = " + std::to_string(items) +
+                                              " work-items exceeds the device's maximum of " +
+                                              std::to_string(device.max_work_group_size) +
+                                              "; change " + shape.local_from};
+  }
+  for (int dim = 0; dim < 2; ++dim) {
+    if (shape.local[std::size_t(dim)] > device.max_work_item_sizes[std::size_t(dim)]) {
+      return ConfigIssue{"work-group size",
+                         variant.name + ": work-group " + shapeText(shape) + " has " +
+                             std::to_string(shape.local[std::size_t(dim)]) +
+                             " work-items in dimension " + std::to_string(dim) +
+                             ", over the device's limit of " +
+                             std::to_string(device.max_work_item_sizes[std::size_t(dim)]) +
+                             "; change " + shape.local_from};
+    }
+  }
+  const std::size_t local_bytes = variant.local_mem_bytes(defines);
+  if (local_bytes > device.local_mem_bytes) {
+    std::string names;
+    for (const auto& p : variant.params) names += (names.empty() ? "" : "/") + p.name;
+    return ConfigIssue{"local memory", variant.name + ": the tiles need " +
+                                           std::to_string(local_bytes) +
+                                           " bytes of local memory, the device has " +
+                                           std::to_string(device.local_mem_bytes) +
+                                           "; make the tiles smaller (" + names + ")"};
+  }
+  return std::nullopt;
+}
+
+void checkVariantConfig(const DeviceInfo& device, const Variant& variant,
+                        const ResolvedDefines& defines, const LaunchShape& shape) {
+  if (const auto issue = findConfigIssue(device, variant, defines, shape))
+    throw UsageError(issue->message);
+}
+
+void checkBuiltKernel(const DeviceInfo& info, const Variant& variant, const LaunchShape& shape,
+                      const KernelFigures& figures) {
+  const std::size_t items = shape.local[0] * shape.local[1];
+  if (figures.occupancy) {
+    // Registers and local memory known: whether one group fits a compute unit is exact. NVIDIA's
+    // CL_KERNEL_WORK_GROUP_SIZE is not (it says 256 for kernels that launch and verify with 1024
+    // work-items on an H100), so it is not asked here.
+    if (figures.occupancy->groups_per_unit == 0) {
+      throw UsageError(variant.name + ": work-group " + shapeText(shape) + " = " +
+                       std::to_string(items) + " work-items" +
+                       (figures.registers
+                            ? " at " + std::to_string(*figures.registers) + " registers each"
+                            : std::string()) +
+                       " does not fit one compute unit (" + figures.occupancy->limited_by +
+                       "); change " + shape.local_from + " or make the tiles smaller");
+    }
+  } else if (items > figures.max_group_items) {
+    throw UsageError(
+        variant.name + ": work-group " + shapeText(shape) + " = " + std::to_string(items) +
+        " work-items, but the compiled kernel allows " + std::to_string(figures.max_group_items) +
+        " (CL_KERNEL_WORK_GROUP_SIZE, lowered by its register use); change " + shape.local_from);
+  }
+  if (figures.local_bytes > info.local_mem_bytes) {
+    throw UsageError(variant.name + ": the compiled kernel uses " +
+                     std::to_string(figures.local_bytes) +
+                     " bytes of local memory, the device has " +
+                     std::to_string(info.local_mem_bytes) + "; make the tiles smaller");
+  }
+}
+
+double eventSpanMs(const cl::Event& from, const cl::Event& to) {
+  const cl_ulong start = from.getProfilingInfo<CL_PROFILING_COMMAND_START>();
+  const cl_ulong end = to.getProfilingInfo<CL_PROFILING_COMMAND_END>();
+  return double(end - start) * 1e-6;
+}
+
+std::pair<cl::Event, cl::Event> enqueueLaunches(cl::CommandQueue& queue,
+                                                const std::vector<Launch>& launches,
+                                                const std::vector<cl::Event>* wait) {
+  cl::Event first, last;
+  for (std::size_t l = 0; l < launches.size(); ++l) {
+    const LaunchShape& shape = launches[l].shape;
+    cl::Event event;
+    queue.enqueueNDRangeKernel(
+        launches[l].kernel, cl::NullRange, cl::NDRange(shape.global[0], shape.global[1]),
+        cl::NDRange(shape.local[0], shape.local[1]), l == 0 ? wait : nullptr, &event);
+    if (l == 0) first = event;
+    last = event;
+  }
+  return {first, last};
+}
+
+Timings timeKernels(cl::CommandQueue& queue, const std::vector<Launch>& launches, int warmup,
+                    int reps, const std::function<void()>& prepare) {
+  Timings timings;
+  try {
+    for (int i = 0; i < warmup + reps; ++i) {
+      prepare();
+      const auto [first, last] = enqueueLaunches(queue, launches);
+      last.wait();  // the queue is in order: the last launch ends after the others
+      if (i < warmup) continue;
+      timings.ms.push_back(eventSpanMs(first, last));
+    }
+    queue.finish();
+  } catch (const cl::Error& e) {
+    rethrowClError(e);
+  }
+  return timings;
+}
+
+}  // namespace clgemm

@@ -1,0 +1,69 @@
+// OpenBLAS's cblas_sgemm as the CPU baseline.
+#include "run/variant_runner.hpp"
+
+#ifdef CLGEMM_HAVE_OPENBLAS
+#include <cblas.h>
+
+#include <cstdlib>
+
+#include "util/host_info.hpp"
+
+namespace clgemm {
+namespace {
+
+class OpenblasRunner : public HostRunner {
+ public:
+  OpenblasRunner(const Problem& problem, int threads) : problem_(problem), threads_(threads) {}
+
+  Timings run(int warmup, int reps, std::vector<float>& result) override {
+    HostOperands& ops = freshOperands(problem_);
+    openblas_set_num_threads(threads_);
+    // The first call starts OpenBLAS's thread pool and allocates its buffers: never timed.
+    const Timings t = timeHostCalls(
+        std::max(warmup, 1), reps, [&] { ops.resetC(); },
+        [&] {
+          cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, problem_.m, problem_.n, problem_.k,
+                      problem_.alpha, ops.a(), problem_.k, ops.b(), problem_.n, problem_.beta,
+                      ops.c(), problem_.n);
+        });
+    ops.copyCTo(result);
+    return t;
+  }
+
+  std::string deviceName() const override { return hostCpuName(); }
+  std::optional<int> threads() const override { return threads_; }
+  // The micro-kernel OpenBLAS picked for this CPU, which decides its speed more than anything.
+  std::vector<ResolvedDefine> derivedDefines() const override {
+    return {{"core", openblas_get_corename(), "library"}};
+  }
+  // OpenBLAS falls back to its SSE3 kernel on CPUs newer than it knows (Debian's 0.3.21 on an
+  // Emerald Rapids Xeon ran 5x below its AVX-512 kernel), which would make a weak baseline.
+  std::string note() const override {
+    const char* forced = std::getenv("OPENBLAS_CORETYPE");
+    if ((forced && *forced) || std::string(openblas_get_corename()) != "Prescott" ||
+        !__builtin_cpu_supports("avx2"))
+      return "";
+    return "OpenBLAS does not recognise this CPU and runs its SSE3 kernel (Prescott); set "
+           "OPENBLAS_CORETYPE (e.g. Haswell, SkylakeX, Cooperlake) to the nearest CPU it knows";
+  }
+
+ private:
+  const Problem& problem_;
+  int threads_;
+};
+
+}  // namespace
+
+std::unique_ptr<VariantRunner> makeOpenblasRunner(const Problem& problem, int threads) {
+  return std::make_unique<OpenblasRunner>(problem, threads);
+}
+
+}  // namespace clgemm
+
+#else
+
+namespace clgemm {
+std::unique_ptr<VariantRunner> makeOpenblasRunner(const Problem&, int) { return nullptr; }
+}  // namespace clgemm
+
+#endif

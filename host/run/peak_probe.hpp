@@ -1,0 +1,33 @@
+// Measures an OpenCL device's FP32 multiply-add throughput and global memory read bandwidth with
+// the probe kernels at the end of kernels.cl (clpeak's method; see their comments there).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+
+#include "session/cl_session.hpp"
+
+namespace clgemm {
+
+struct PeakMeasurement {
+  std::map<int, double> fma_gflops;  // by vector width (1, 2, 4, 8, 16): median GFLOP/s
+  int best_width = 0;
+  double gflops = 0.0;               // the best of fma_gflops
+  double gbps = 0.0;                 // median read bandwidth, GB/s (1e9 bytes)
+  std::size_t fma_items = 0;         // work-items of each multiply-add launch
+  std::uint64_t fma_iterations = 0;  // loop trips of the widest probe, after calibration
+  std::uint64_t read_bytes = 0;      // bytes read by each bandwidth launch
+  int reps = 0;
+};
+
+// `reps` timed launches of each probe after calibration and a warm-up; `step` is called as each
+// probe starts, with what it measures.
+PeakMeasurement measurePeak(ClSession& session, int reps,
+                            const std::function<void(const std::string&)>& step);
+
+// How many probe steps measurePeak announces through `step`.
+inline constexpr int kPeakSteps = 6;
+
+}  // namespace clgemm

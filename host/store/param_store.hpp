@@ -1,0 +1,89 @@
+// Tuned parameters per device: small JSON files, one per (device, driver, kernel, size). Two places
+// hold them: the user's store (params/ in the folder of user_store.hpp), written by `clgemm tune`,
+// and data/params/ for the devices we have measured. A kernel run without -D for a parameter takes
+// the value from the best matching entry before falling back to the kernel's default, and the
+// report says where it came from (source "store" or "data").
+//
+// Entry format:
+//   {"device": "NVIDIA H100 80GB HBM3", "driver": "580.159.04", "kernel": "best",
+//    "size": {"m": 4096, "n": 4096, "k": 4096},   (optional: the size it was tuned for)
+//    "class": {"vendor": "NVIDIA", "type": "GPU", "architecture": "sm_90", "compute_units": 132,
+//              "local_mem_bytes": 49152},   (optional: lets other devices of the class borrow it)
+//    "defines": {"BM": 128, ...}, "measured": {...free-form notes...}}
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "opencl/device.hpp"
+#include "opencl/device_class.hpp"
+#include "problem/size_list.hpp"
+
+namespace clgemm {
+
+struct TunedEntry {
+  std::string file;  // where it was read from, for messages
+  std::string device, driver, kernel;
+  std::optional<Shape> size;  // the size it was tuned for; unset: meant for any size
+  std::map<std::string, std::string> defines;
+  std::size_t dir_index = 0;             // which of the searched folders held it
+  std::optional<DeviceClass> tuned_on;   // the class of the device it was tuned on, where recorded
+  ClassMatch match = ClassMatch::kNone;  // how that device relates to the one asking
+  // Why it serves the device asking: "same device", "same architecture sm_90", ...
+  std::string matchReason() const;
+};
+
+// The folders searched for data/<sub> (params, peaks), most specific first: beside the kernels file
+// in use, beside the executable, the source tree clgemm was built from. $CLGEMM_DATA replaces them
+// all: DIR reads DIR/<sub> alone, and "none" reads no shipped data (what a device we have never
+// seen gets, or a run that wants the kernels' defaults).
+std::vector<std::string> dataDirs(const std::string& kernels_origin, const std::string& sub);
+
+// Where entries of one kind (`sub`: params, peaks) are looked for, first folder with a match wins:
+// the user's store/<sub> when a store can be named (`store_dirs` is then 1), then data/<sub> as
+// dataDirs lists them.
+struct SearchDirs {
+  std::vector<std::string> dirs;
+  std::size_t store_dirs = 0;  // how many of `dirs`, from the front, are the user's store
+};
+SearchDirs storeThenDataDirs(const std::string& store_option, const std::string& kernels_origin,
+                             const std::string& sub);
+inline SearchDirs paramDirs(const std::string& store_option, const std::string& kernels_origin) {
+  return storeThenDataDirs(store_option, kernels_origin, "params");
+}
+
+// The .json files directly in `dir`, sorted so that a choice among equal entries is deterministic;
+// none when it is not a readable directory.
+std::vector<std::string> jsonFilesIn(const std::string& dir);
+
+// The best entry for this device, kernel and problem size.
+// - Entries for this device name come first, from the first folder that has any (the user's store
+//   before the shipped data). Within it: the same driver before any other driver; then an entry
+//   tuned for this very size, then the one tuned for the nearest size (by flops), then one for
+//   any size.
+// - Where no entry names the device, an entry of the same class serves (its "class" says what the
+//   device it was tuned on was): the same architecture before the same vendor and type; among
+//   those, the device nearest in compute units and local memory, then the earlier folder, then the
+//   nearest size, then the first file in name order.
+// Unreadable or malformed files are skipped with a note on `warnings`. Returns false when nothing
+// matches: the kernel's defaults serve.
+bool findTunedEntry(const std::vector<std::string>& dirs, const DeviceInfo& device,
+                    const std::string& kernel, const Shape& size, TunedEntry& entry,
+                    std::vector<std::string>* warnings = nullptr);
+
+// Every entry that could serve: this device's own in findTunedEntry's order, then those of its
+// class in theirs (findTunedEntry takes the first). The tuner starts from several of each: an own
+// entry tuned for a distant size can be slower here than a borrowed one for this size.
+std::vector<TunedEntry> rankedTunedEntries(const std::vector<std::string>& dirs,
+                                           const DeviceInfo& device, const std::string& kernel,
+                                           const Shape& size,
+                                           std::vector<std::string>* warnings = nullptr);
+
+// The file name of the entry `clgemm tune` writes for this key, e.g.
+// "nvidia-h100-80gb-hbm3-580-159-04-best-4096.json": one file per key, so tuning again replaces it.
+std::string tunedEntryFileName(const std::string& device, const std::string& driver,
+                               const std::string& kernel, const Shape& size);
+
+}  // namespace clgemm

@@ -1,0 +1,49 @@
+// What `clgemm tune` found: the space, the search, the candidates ranked by speed, the ones that
+// were wrong or would not build, and where the winner went. A table for people, CSV (one row per
+// candidate, one column per parameter) and JSON for programs.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "opencl/device.hpp"
+#include "problem/size_list.hpp"
+#include "report/report.hpp"
+#include "tune/tune_cache.hpp"
+#include "tune/tune_space.hpp"
+
+namespace clgemm {
+
+struct TuneSummary {
+  std::string variant;
+  DeviceInfo device;
+  Shape size;
+  float alpha = 1.0f, beta = 0.0f;
+  int warmup = 0, reps = 0;
+  std::string date;
+  std::string check;     // full | sampled
+  std::string strategy;  // the one used (auto resolved)
+  std::size_t budget = 0;
+  const TuneSpace* space = nullptr;
+  Config start;              // the parameters a run used before this search
+  std::string start_source;  // where they came from, for the report
+  bool start_in_space = false;
+  std::vector<CandidateResult> results;  // in the order evaluated
+  double seconds = 0.0;                  // wall time of the search
+  std::string cache_file;
+  std::string stored_file;  // where the winner was written; empty when it was not
+  bool interrupted = false;
+};
+
+// The candidates that verified, fastest first (median GFLOP/s), as indices into `results`.
+std::vector<std::size_t> rankCandidates(const std::vector<CandidateResult>& results);
+
+// How many configurations the table lists.
+inline constexpr std::size_t kTuneTableRows = 10;
+
+void writeTuneReport(std::ostream& out, Format format, const TuneSummary& summary);
+
+}  // namespace clgemm
