@@ -1,7 +1,8 @@
 // The registry of GEMM variants: the OpenCL kernels, the CPU paths and the library baselines. Each
 // entry says how it runs, its parameters with defaults and its constraints; an OpenCL entry also
 // names its kernel in kernels.cl and how the NDRange follows from the parameters and M, N, K.
-// Adding a kernel is adding one kernel to kernels.cl and one entry in kernels.cpp.
+// Adding a kernel is adding one kernel to kernels.cl and one entry in its family's file
+// (ladder.cpp, best.cpp, tensor_cores.cpp, cpu_paths.cpp, baselines.cpp; kernels.cpp lists them).
 #pragma once
 
 #include <array>

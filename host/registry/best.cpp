@@ -1,0 +1,89 @@
+// best: the fastest portable OpenCL kernel, for large sizes on GPUs, the top of the ladder.
+#include "registry/families.hpp"
+
+namespace clgemm {
+namespace {
+
+using namespace family;
+
+Variant best() {
+  Variant v = openClVariant(
+      "best", "gemm_best",
+      "the fastest: BM x BN blocks, TM x TN per work-item, float4 loads, A transposed, double-"
+      "buffered local memory with register prefetch, swizzled work-group order",
+      {{"BM", 64, "rows of C per work-group", {32, 64, 128, 256}},
+       {"BN", 64, "columns of C per work-group", {32, 64, 128, 256}},
+       {"BK", 16, "K-step (a multiple of 4)", {8, 16, 32}},
+       {"TM", 4, "rows of C per work-item (a multiple of 4)", {4, 8, 16}},
+       {"TN", 4, "columns of C per work-item (a multiple of 4)", {4, 8, 16}},
+       {"PADA", 4, "padding floats per row of the transposed A tile (a multiple of 4)", {0, 4, 8}},
+       {"PADB", 4, "padding floats per row of the B tile (a multiple of 4)", {0, 4, 8}},
+       {"GROUP_M", 8, "block rows per band of the swizzled work-group order", {1, 4, 8, 16}},
+       {"PAD_FROM",
+        4000,
+        "sizes that are not tile multiples: padding copies (timed with the GEMM) from this size "
+        "up, the harmonic mean of M, N and K; edge handling in the kernel below it (0: always "
+        "copies)",
+        {0, 4000}}},
+      "regtile2d",
+      "float4 loads from global and local memory, double-buffered local memory with register "
+      "prefetch (one barrier per tile), a work-group order swizzled for L2 reuse, and edges kept "
+      "out of the loop (K shifted, clamped loads) or, for large sizes, padding copies");
+  v.constraints = [](const ResolvedDefines& d) {
+    std::vector<std::string> errors;
+    requireAtLeast(errors, d, {"BM", "BN", "BK", "TM", "TN", "GROUP_M"}, 1);
+    requireAtLeast(errors, d, {"PADA", "PADB", "PAD_FROM"}, 0);
+    if (!errors.empty()) return errors;
+    for (const char* name : {"BK", "TM", "TN", "PADA", "PADB"}) {
+      if (d.param(name) % 4 != 0)
+        errors.push_back(std::string(name) + "=" + std::to_string(d.param(name)) +
+                         " must be a multiple of 4 (float4 loads)");
+    }
+    requireDivisible(errors, d, "BM", "TM");
+    requireDivisible(errors, d, "BN", "TN");
+    if (!errors.empty()) return errors;
+    const long long threads =
+        1LL * (d.param("BM") / d.param("TM")) * (d.param("BN") / d.param("TN"));
+    for (const char* tile : {"BM", "BN"}) {
+      const long long float4s = 1LL * d.param(tile) * d.param("BK") / 4;  // no int overflow
+      if (float4s % threads != 0)
+        errors.push_back(std::string(tile) + " x BK / 4 = " + std::to_string(float4s) +
+                         " float4 loads do not divide evenly among the " + std::to_string(threads) +
+                         " work-items; change " + tile + ", BK, TM or TN");
+    }
+    return errors;
+  };
+  v.shape = [](const ResolvedDefines& d, int m, int n) {
+    const std::size_t bm = std::size_t(d.param("BM")), bn = std::size_t(d.param("BN"));
+    return blockShape(m, n, bm, bn, bn / std::size_t(d.param("TN")),
+                      bm / std::size_t(d.param("TM")), "BN/TN x BM/TM");
+  };
+  v.local_mem_bytes = [](const ResolvedDefines& d) {
+    return std::size_t(2 * d.param("BK") *
+                       (d.param("BM") + d.param("PADA") + d.param("BN") + d.param("PADB"))) *
+           sizeof(float);
+  };
+  addTilePadding(v);
+  v.problem_defines = [](const ResolvedDefines& d, int m, int n, int k) {
+    if (const auto pad = tilePadding(d, m, n, k)) {
+      // An exact problem, float4-aligned; the padded sizes are for the report.
+      return withPaddedSizes(
+          {{"EDGE", "0", "problem"}, {"VEC_A", "1", "problem"}, {"VEC_B", "1", "problem"}}, *pad);
+    }
+    const bool exact = isTileMultiple(d, m, n, k);
+    return std::vector<ResolvedDefine>{{"EDGE", exact ? "0" : "1", "problem"},
+                                       {"VEC_A", alignedRows(k, 4), "problem"},
+                                       {"VEC_B", alignedRows(n, 4), "problem"}};
+  };
+  return v;
+}
+
+}  // namespace
+
+std::vector<Variant> bestVariants() {
+  return {
+      best(),
+  };
+}
+
+}  // namespace clgemm

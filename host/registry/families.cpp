@@ -1,0 +1,103 @@
+// The building blocks the registry's families share (families.hpp says what each does).
+#include "registry/families.hpp"
+
+#include <limits>
+
+namespace clgemm::family {
+
+std::size_t roundUp(std::size_t value, std::size_t multiple) {
+  return (value + multiple - 1) / multiple * multiple;
+}
+
+void requireAtLeast(std::vector<std::string>& errors, const ResolvedDefines& d,
+                    const std::vector<std::string>& names, int minimum) {
+  for (const auto& name : names) {
+    if (d.param(name) < minimum)
+      errors.push_back(name + "=" + std::to_string(d.param(name)) + " must be at least " +
+                       std::to_string(minimum));
+  }
+}
+
+void requireDivisible(std::vector<std::string>& errors, const ResolvedDefines& d,
+                      const std::string& tile, const std::string& per_item) {
+  const int t = d.param(tile), w = d.param(per_item);
+  if (t > 0 && w > 0 && t % w != 0)
+    errors.push_back(tile + "=" + std::to_string(t) + " is not divisible by " + per_item + "=" +
+                     std::to_string(w) + "; change " + tile + " or " + per_item);
+}
+
+double tileTraffic(int m, int n, int k, int rows, int cols) {
+  const double blocks_m = double((m + rows - 1) / rows), blocks_n = double((n + cols - 1) / cols);
+  return double(sizeof(float)) * (double(m) * k * blocks_n + double(k) * n * blocks_m);
+}
+
+Variant openClVariant(std::string name, std::string entry, std::string summary,
+                      std::vector<Param> params, std::string builds_on, std::string adds) {
+  Variant v;
+  v.name = std::move(name);
+  v.backend = Backend::kOpenCl;
+  v.entry = std::move(entry);
+  v.summary = std::move(summary);
+  v.params = std::move(params);
+  v.builds_on = std::move(builds_on);
+  v.adds = std::move(adds);
+  return v;
+}
+
+LaunchShape blockShape(int m, int n, std::size_t block_rows, std::size_t block_cols,
+                       std::size_t local_x, std::size_t local_y, std::string local_from) {
+  return LaunchShape{{roundUp(std::size_t(n), block_cols) / block_cols * local_x,
+                      roundUp(std::size_t(m), block_rows) / block_rows * local_y},
+                     {local_x, local_y},
+                     std::move(local_from)};
+}
+
+std::string alignedRows(int cols, int width) { return cols % width == 0 ? "1" : "0"; }
+
+bool isTileMultiple(const ResolvedDefines& d, int m, int n, int k) {
+  return m % d.param("BM") == 0 && n % d.param("BN") == 0 && k % d.param("BK") == 0;
+}
+
+std::optional<PaddedSizes> paddedToTiles(const ResolvedDefines& d, int m, int n, int k) {
+  if (isTileMultiple(d, m, n, k)) return std::nullopt;
+  const long long bm = d.param("BM"), bn = d.param("BN"), bk = d.param("BK");
+  const long long pm = (m + bm - 1) / bm * bm, pn = (n + bn - 1) / bn * bn,
+                  pk = (k + bk - 1) / bk * bk;
+  const long long index_limit = std::numeric_limits<int>::max();
+  if (pm * pk > index_limit || pk * pn > index_limit || pm * pn > index_limit) return std::nullopt;
+  return PaddedSizes{int(pm), int(pn), int(pk)};
+}
+
+std::optional<PaddedSizes> tilePadding(const ResolvedDefines& d, int m, int n, int k) {
+  // harmonic mean >= PAD_FROM, without dividing (exact for small sizes).
+  const double mn = double(m) * n, mk = double(m) * k, nk = double(n) * k;
+  if (3.0 * mn * k < double(d.param("PAD_FROM")) * (mn + mk + nk)) return std::nullopt;
+  return paddedToTiles(d, m, n, k);
+}
+
+std::vector<ResolvedDefine> withPaddedSizes(std::vector<ResolvedDefine> defines,
+                                            const PaddedSizes& pad) {
+  defines.push_back({"PADDED_M", std::to_string(pad.m), "problem"});
+  defines.push_back({"PADDED_N", std::to_string(pad.n), "problem"});
+  defines.push_back({"PADDED_K", std::to_string(pad.k), "problem"});
+  return defines;
+}
+
+void addTilePadding(Variant& v) {
+  v.padding = tilePadding;
+  v.pad_entry = "resize_matrix";
+  v.pad_shape = [](int rows, int cols) {
+    return LaunchShape{{roundUp(std::size_t(cols), 32), roundUp(std::size_t(rows), 8)},
+                       {32, 8},
+                       "resize_matrix's fixed 32 x 8"};
+  };
+  v.global_bytes = [](const ResolvedDefines& d, int m, int n, int k) {
+    const auto pad = tilePadding(d, m, n, k);
+    if (!pad) return tileTraffic(m, n, k, d.param("BM"), d.param("BN"));
+    // The copies read A and B once and the padded C once; the GEMM reads the padded A and B.
+    return tileTraffic(pad->m, pad->n, pad->k, d.param("BM"), d.param("BN")) +
+           double(sizeof(float)) * (double(m) * k + double(k) * n + double(pad->m) * pad->n);
+  };
+}
+
+}  // namespace clgemm::family

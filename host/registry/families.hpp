@@ -1,0 +1,75 @@
+// Internal to the registry's family files: each family's variants, which kernels.cpp lists in the
+// ladder's order, and the building blocks the families share. A new kernel is one entry in its
+// family's file (and its kernel in kernels.cl), nothing here.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "registry/kernels.hpp"
+
+namespace clgemm {
+
+// Each family's variants, in the ladder's order.
+std::vector<Variant> ladderVariants();      // ladder.cpp: naive-global ... regtile2d
+std::vector<Variant> bestVariants();        // best.cpp: best
+std::vector<Variant> tensorCoreVariants();  // tensor_cores.cpp: tc-tf32 ... tc-3xtf32-wg
+std::vector<Variant> cpuPathVariants();     // cpu_paths.cpp: cpu-naive ... cpu-packed
+std::vector<Variant> baselineVariants();    // baselines.cpp: clblast, openblas, cublas, cublas-tf32
+
+namespace family {
+
+std::size_t roundUp(std::size_t value, std::size_t multiple);
+
+// Every parameter of a variant must be at least `minimum`.
+void requireAtLeast(std::vector<std::string>& errors, const ResolvedDefines& d,
+                    const std::vector<std::string>& names, int minimum);
+
+void requireDivisible(std::vector<std::string>& errors, const ResolvedDefines& d,
+                      const std::string& tile, const std::string& per_item);
+
+// Bytes of A and B loaded by a kernel whose unit of reuse (a work-group's tiles, or one
+// work-item's registers) covers `rows` x `cols` of C: every such block reads its rows of A and its
+// columns of B once over all of K, so A is read once per block column and B once per block row.
+// Loads outside the matrices are never issued, so only whole rows and columns count.
+double tileTraffic(int m, int n, int k, int rows, int cols);
+
+Variant openClVariant(std::string name, std::string entry, std::string summary,
+                      std::vector<Param> params, std::string builds_on, std::string adds);
+
+// The launch of a kernel whose work-group of local_x x local_y work-items covers block_cols x
+// block_rows of C.
+LaunchShape blockShape(int m, int n, std::size_t block_rows, std::size_t block_cols,
+                       std::size_t local_x, std::size_t local_y, std::string local_from);
+
+// Whether a row of `cols` floats keeps every row start `width`-float aligned, for the kernels that
+// use aligned vector loads only where that holds.
+std::string alignedRows(int cols, int width);
+
+// Whether M, N, K are multiples of the tiles BM, BN, BK (an exact problem).
+bool isTileMultiple(const ResolvedDefines& d, int m, int n, int k);
+
+// M, N, K rounded up to multiples of BM, BN, BK; nothing where they are multiples already, or
+// where a padded matrix would pass the kernels' 32-bit indices.
+std::optional<PaddedSizes> paddedToTiles(const ResolvedDefines& d, int m, int n, int k);
+
+// best and the tensor-core kernels at sizes that are not multiples of their BM x BN x BK tiles:
+// padding copies from PAD_FROM up, where they cost less than the kernel's own edge handling
+// (docs/performance.md). The size compared is the
+// harmonic mean 3 / (1/M + 1/N + 1/K), because the copies move about M*K + K*N + M*N floats
+// against the GEMM's 2*M*N*K flops: a small K (8191 x 8191 x 256) makes copying C as costly as
+// small M and N do. Not where a padded matrix would pass the kernels' 32-bit indices.
+std::optional<PaddedSizes> tilePadding(const ResolvedDefines& d, int m, int n, int k);
+
+// `defines` and the padded sizes, which are for the report (no kernel reads them).
+std::vector<ResolvedDefine> withPaddedSizes(std::vector<ResolvedDefine> defines,
+                                            const PaddedSizes& pad);
+
+// The padding copies (tilePadding) of a kernel with BM x BN x BK tiles and a PAD_FROM parameter:
+// resize_matrix makes them, and the bytes they move count in the kernel's traffic.
+void addTilePadding(Variant& v);
+
+}  // namespace family
+}  // namespace clgemm

@@ -1,0 +1,314 @@
+// The tensor-core kernels (NVIDIA only, inline PTX): tc-tf32 and tc-3xtf32 on mma.sync, and
+// tc-tf32-wg and tc-3xtf32-wg on Hopper's warpgroup MMA.
+#include <limits>
+
+#include "opencl/device.hpp"
+#include "registry/families.hpp"
+#include "util/errors.hpp"
+
+namespace clgemm {
+namespace {
+
+using namespace family;
+
+// The tensor-core kernels' inline PTX (mma.sync with TF32 operands) needs NVIDIA's OpenCL compiler
+// and a GPU of compute capability 8.0 (Ampere) or newer.
+std::optional<std::string> withoutTensorCores(const DeviceInfo& device) {
+  if (device.vendor.find("NVIDIA") == std::string::npos)
+    return "needs an NVIDIA GPU (TF32 tensor cores through inline PTX); " + device.name +
+           " is from " + (device.vendor.empty() ? "an unnamed vendor" : device.vendor);
+  if (!device.nv_cc_major)
+    return "needs an NVIDIA GPU of compute capability 8.0 or newer, and " + device.name +
+           " does not report its own (no cl_nv_device_attribute_query)";
+  if (*device.nv_cc_major < 8)
+    return "needs an NVIDIA GPU of compute capability 8.0 or newer (TF32 tensor cores); " +
+           device.name + " has " + std::to_string(*device.nv_cc_major) + "." +
+           std::to_string(device.nv_cc_minor.value_or(0));
+  return std::nullopt;
+}
+
+// tc-tf32 and tc-3xtf32: one kernel in kernels.cl, two entries, the same tiling.
+// The warp tile (WM x WN) is the one default that differs: tc-3xtf32 keeps a second set of
+// accumulators and three times the fragments in registers, and runs faster with the smaller one.
+Variant tensorCoreFamily(std::string name, std::string entry, Arithmetic arithmetic, int wm, int wn,
+                         std::string summary, std::string builds_on, std::string adds) {
+  Variant v = openClVariant(
+      std::move(name), std::move(entry), std::move(summary),
+      {{"BM", 128, "rows of C per work-group", {64, 128, 256}},
+       {"BN", 128, "columns of C per work-group (a multiple of 16)", {64, 128, 256}},
+       {"BK", 16, "K-step (a multiple of 16)", {16, 32}},
+       {"WM", wm, "rows of C per warp (a multiple of 16)", {32, 64}},
+       {"WN", wn, "columns of C per warp (a multiple of 8)", {32, 64}},
+       {"GROUP_M", 8, "block rows per band of the swizzled work-group order", {8, 16}},
+       {"STAGES",
+        2,
+        "local buffers: 2 (double-buffered) or 1 (two barriers per K-step, half the local memory)",
+        {1, 2}},
+       {"PAD_FROM",
+        3000,
+        "sizes that are not tile multiples: padding copies (timed with the GEMM) from this size "
+        "up, the harmonic mean of M, N and K; checked loads and stores in the kernel below it "
+        "(0: always copies)",
+        {0, 3000}}},
+      std::move(builds_on), std::move(adds));
+  v.arithmetic = arithmetic;
+  v.unsupported = withoutTensorCores;
+  v.constraints = [](const ResolvedDefines& d) {
+    std::vector<std::string> errors;
+    requireAtLeast(errors, d, {"BM", "BN", "BK", "WM", "WN", "GROUP_M"}, 1);
+    requireAtLeast(errors, d, {"PAD_FROM"}, 0);
+    if (!errors.empty()) return errors;
+    const auto multipleOf = [&](const char* name, int of, const char* why) {
+      if (d.param(name) % of != 0)
+        errors.push_back(std::string(name) + "=" + std::to_string(d.param(name)) +
+                         " must be a multiple of " + std::to_string(of) + " (" + why + ")");
+    };
+    multipleOf("BK", 16, "two mma k-steps, conflict-free local strides");
+    multipleOf("BN", 16, "conflict-free local strides");
+    multipleOf("WM", 16, "mma tiles are 16 rows");
+    multipleOf("WN", 8, "mma tiles are 8 columns");
+    if (d.param("STAGES") != 1 && d.param("STAGES") != 2)
+      errors.push_back("STAGES=" + std::to_string(d.param("STAGES")) + " must be 1 or 2");
+    requireDivisible(errors, d, "BM", "WM");
+    requireDivisible(errors, d, "BN", "WN");
+    if (!errors.empty()) return errors;
+    const long long threads =
+        32LL * (d.param("BM") / d.param("WM")) * (d.param("BN") / d.param("WN"));
+    // A is loaded a float4 at a time, B two float4s (rows 2p and 2p + 1) at a time.
+    for (const auto& [tile, per_load] : {std::pair{"BM", 4}, std::pair{"BN", 8}}) {
+      const long long loads = 1LL * d.param(tile) * d.param("BK") / per_load;
+      if (loads % threads != 0)
+        errors.push_back(std::string(tile) + " x BK / " + std::to_string(per_load) + " = " +
+                         std::to_string(loads) + " loads do not divide evenly among the " +
+                         std::to_string(threads) + " work-items (32 per warp); change " + tile +
+                         ", BK, WM or WN");
+    }
+    return errors;
+  };
+  v.shape = [](const ResolvedDefines& d, int m, int n) {
+    const std::size_t bm = std::size_t(d.param("BM")), bn = std::size_t(d.param("BN"));
+    return blockShape(m, n, bm, bn, 32 * (bn / std::size_t(d.param("WN"))),
+                      bm / std::size_t(d.param("WM")), "32*BN/WN x BM/WM");
+  };
+  v.local_mem_bytes = [](const ResolvedDefines& d) {
+    const std::size_t bm = std::size_t(d.param("BM")), bn = std::size_t(d.param("BN")),
+                      bk = std::size_t(d.param("BK"));
+    return std::size_t(d.param("STAGES")) * (bm * (bk + 8) + bk / 2 * (2 * bn + 8)) * sizeof(float);
+  };
+  addTilePadding(v);
+  v.problem_defines = [](const ResolvedDefines& d, int m, int n, int k) {
+    if (const auto pad = tilePadding(d, m, n, k)) {
+      return withPaddedSizes({{"EDGE", "0", "problem"}}, *pad);
+    }
+    const bool exact = isTileMultiple(d, m, n, k);
+    return std::vector<ResolvedDefine>{{"EDGE", exact ? "0" : "1", "problem"}};
+  };
+  return v;
+}
+
+Variant tcTf32() {
+  return tensorCoreFamily(
+      "tc-tf32", "gemm_tc_tf32", Arithmetic::kTf32, 64, 64,
+      "NVIDIA tensor cores (inline PTX mma.sync m16n8k8), A and B rounded to TF32, FP32 sums: "
+      "fast, about 3 decimal digits per product (judged by the TF32 threshold)",
+      "best",
+      "hands the multiply-adds to the tensor cores: each warp issues mma.sync on 16x8x8 tiles of "
+      "TF32 values, its WM x WN tile of C in mma fragments, local memory double- or "
+      "single-buffered (STAGES)");
+}
+
+Variant tc3xTf32() {
+  return tensorCoreFamily(
+      "tc-3xtf32", "gemm_tc_3xtf32", Arithmetic::k3xTf32, 32, 64,
+      "NVIDIA tensor cores with error compensation: each value split into two TF32 parts, three "
+      "products summed in FP32, FP32 accuracy (judged by the FP32 threshold)",
+      "tc-tf32",
+      "splits each value x into big = tf32(x) and small = x - big and sums small*big + "
+      "big*small + big*big, each K-step in fresh accumulators added to FP32 totals: three "
+      "tensor-core products buy back FP32 accuracy");
+}
+
+// wgmma (warpgroup MMA reading both operands from local memory) exists only on compute capability
+// 9.0 (Hopper, PTX target sm_90a); its successors have other tensor-core instructions.
+std::optional<std::string> withoutWarpgroupMma(const DeviceInfo& device) {
+  if (auto missing = withoutTensorCores(device)) return missing;
+  if (*device.nv_cc_major != 9)
+    return "needs an NVIDIA GPU of compute capability 9.0 (Hopper: wgmma, target sm_90a); " +
+           device.name + " has " + std::to_string(*device.nv_cc_major) + "." +
+           std::to_string(device.nv_cc_minor.value_or(0));
+  return std::nullopt;
+}
+
+// The padding of a kernel that only handles tile multiples: nothing for an exact problem, the
+// padded sizes for any other; a usage error where padding would pass the 32-bit indices.
+std::optional<PaddedSizes> exactTilesOrPadded(const ResolvedDefines& d, int m, int n, int k) {
+  if (isTileMultiple(d, m, n, k)) return std::nullopt;
+  if (auto pad = paddedToTiles(d, m, n, k)) return pad;
+  throw UsageError(std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) +
+                   " padded to multiples of BM x BN x BK would have a matrix of more than " +
+                   std::to_string(std::numeric_limits<int>::max()) +
+                   " elements; this kernel runs tile multiples only");
+}
+
+// tc-tf32-wg and tc-3xtf32-wg: one section in kernels.cl, two kernels on packed operands and the
+// same ring of local buffers that bulk copies fill. tc-3xtf32-wg (`split`) packs B as two planes,
+// big and small parts, and A unsplit, which its work-items split in registers; it also has CHUNK
+// and TOTALS_MEM (`extra`): how many K-steps the tensor cores sum before the FP32 totals take the
+// sums, and where those totals live.
+Variant warpgroupFamily(std::string name, std::string entry, Arithmetic arithmetic, bool split,
+                        std::vector<Param> extra, std::string summary, std::string builds_on,
+                        std::string adds) {
+  std::vector<Param> params = {
+      {"BM",
+       split ? 64 : 128,
+       "rows of C per work-group (a multiple of 64: a warpgroup of 128 work-items each)",
+       {64, 128, 192}},
+      {"BN", 128,
+       split ? "columns of C per work-group: 64 or 128 (the wgmma's N)"
+             : "columns of C per work-group: 64, 128 or 256 (the wgmma's N)",
+       split ? std::vector<int>{64, 128} : std::vector<int>{128, 256}},
+      {"BK", 8, "K-step (a multiple of 8)", {8, 16}},
+      {"STAGES",
+       split ? 4 : 5,
+       "local buffers, STAGES - 2 K-steps copied ahead: 3 to 8",
+       {3, 4, 5, 6}},
+      {"GROUP_M", split ? 16 : 8, "block rows per band of the swizzled work-group order", {8, 16}}};
+  params.insert(params.end(), extra.begin(), extra.end());
+  Variant v = openClVariant(std::move(name), std::move(entry), std::move(summary),
+                            std::move(params), std::move(builds_on), std::move(adds));
+  v.arithmetic = arithmetic;
+  v.unsupported = withoutWarpgroupMma;
+  v.constraints = [split](const ResolvedDefines& d) {
+    std::vector<std::string> errors;
+    requireAtLeast(errors, d, {"BM", "BN", "BK", "STAGES", "GROUP_M"}, 1);
+    if (split) {
+      requireAtLeast(errors, d, {"CHUNK"}, 1);
+      if (d.param("TOTALS_MEM") != 0 && d.param("TOTALS_MEM") != 1)
+        errors.push_back("TOTALS_MEM=" + std::to_string(d.param("TOTALS_MEM")) +
+                         " must be 0 (registers) or 1 (private memory)");
+    }
+    if (!errors.empty()) return errors;
+    if (d.param("BM") % 64 != 0)
+      errors.push_back("BM=" + std::to_string(d.param("BM")) +
+                       " must be a multiple of 64 (a warpgroup computes 64 rows)");
+    const int bn = d.param("BN");
+    if (split && bn != 64 && bn != 128)
+      errors.push_back("BN=" + std::to_string(bn) +
+                       " must be 64 or 128 (the wgmma's N; sums and totals of 256 columns would "
+                       "take all 256 registers)");
+    else if (bn != 64 && bn != 128 && bn != 256)
+      errors.push_back("BN=" + std::to_string(bn) + " must be 64, 128 or 256 (the wgmma's N)");
+    if (d.param("BK") % 8 != 0)
+      errors.push_back("BK=" + std::to_string(d.param("BK")) +
+                       " must be a multiple of 8 (a wgmma's k-step)");
+    if (d.param("STAGES") < 3 || d.param("STAGES") > 8)
+      errors.push_back("STAGES=" + std::to_string(d.param("STAGES")) +
+                       " must be 3 to 8 (one buffer multiplies, one drains, one or more fill)");
+    return errors;
+  };
+  v.shape = [](const ResolvedDefines& d, int m, int n) {
+    const std::size_t bm = std::size_t(d.param("BM")), bn = std::size_t(d.param("BN"));
+    return blockShape(m, n, bm, bn, 128, bm / 64, "128 x BM/64");
+  };
+  // Floats per element of packed A and B.
+  const std::array<int, 2> planes = split ? std::array<int, 2>{1, 2} : std::array<int, 2>{1, 1};
+  v.local_mem_bytes = [planes](const ResolvedDefines& d) {
+    const std::size_t stages = std::size_t(d.param("STAGES"));
+    // Each buffer holds a K-step's tiles of A and B and has an mbarrier (8 bytes).
+    return stages * std::size_t(d.param("BK")) * sizeof(float) *
+               (std::size_t(d.param("BM")) + std::size_t(planes[1]) * std::size_t(d.param("BN"))) +
+           stages * 8;
+  };
+  // The kernel handles exact problems only: anything else is padded, A and B by the packing
+  // helper, C by resize_matrix.
+  addTilePadding(v);
+  v.padding = exactTilesOrPadded;
+  v.problem_defines = [planes](const ResolvedDefines& d, int m, int n, int k) {
+    const auto pad = exactTilesOrPadded(d, m, n, k);
+    // The packed operands, `planes` floats per element, are indexed in 32 bits too.
+    const PaddedSizes p = pad.value_or(PaddedSizes{m, n, k});
+    for (int operand = 0; operand < 2; ++operand) {
+      const int rows = operand == 0 ? p.m : p.n;
+      const int count = planes[std::size_t(operand)];
+      if (double(count) * rows * double(p.k) > std::numeric_limits<int>::max())
+        throw UsageError(std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) +
+                         ": packed " + (operand == 0 ? "A" : "B") + ", " + std::to_string(count) +
+                         " x " + std::to_string(rows) + " x " + std::to_string(p.k) +
+                         " floats, would pass the " +
+                         std::to_string(std::numeric_limits<int>::max()) +
+                         " elements this kernel's 32-bit indices reach");
+    }
+    return pad ? withPaddedSizes({}, *pad) : std::vector<ResolvedDefine>{};
+  };
+  v.pack_entry = "pack_operand";
+  v.pack_planes = planes;
+  v.pack_shape = [](int rows, int cols) {
+    return LaunchShape{{roundUp(std::size_t(cols), 32), roundUp(std::size_t(rows), 32) / 4},
+                       {32, 8},
+                       "pack_operand's fixed 32 x 8, a 32 x 32 block each"};
+  };
+  v.global_bytes = [planes](const ResolvedDefines& d, int m, int n, int k) {
+    const PaddedSizes p = exactTilesOrPadded(d, m, n, k).value_or(PaddedSizes{m, n, k});
+    const double packed_a = planes[0] * double(p.m) * p.k, packed_b = planes[1] * double(p.n) * p.k;
+    // The GEMM reads packed A once per block column and packed B once per block row; packing
+    // reads A and B and writes them packed; C, where padded, is copied in and out.
+    double bytes = double(sizeof(float)) *
+                   (packed_a * (p.n / d.param("BN")) + packed_b * (p.m / d.param("BM")) +
+                    double(m) * k + double(k) * n + packed_a + packed_b);
+    if (p.m != m || p.n != n)
+      bytes += double(sizeof(float)) * 2.0 * (double(m) * n + double(p.m) * p.n);
+    return bytes;
+  };
+  return v;
+}
+
+Variant tcTf32Wg() {
+  return warpgroupFamily(
+      "tc-tf32-wg", "gemm_tc_tf32_wg", Arithmetic::kTf32, false, {},
+      "NVIDIA Hopper tensor cores (inline PTX wgmma m64nNk8 on operands in local memory, filled "
+      "by bulk copies from A and B packed first), A and B rounded to TF32, FP32 sums",
+      "tc-tf32",
+      "replaces mma.sync by wgmma, whose tensor cores read both operands from local memory: a "
+      "warpgroup's 64 x BN product per k-step runs asynchronously, and bulk copies (cp.async.bulk, "
+      "one instruction per tile) fill a STAGES-deep ring of local buffers without passing values "
+      "through registers; a helper kernel first packs A and B (transposed, as TF32 wgmma reads "
+      "both k-major) tile by tile, so each K-step's copy is contiguous");
+}
+
+Variant tc3xTf32Wg() {
+  return warpgroupFamily(
+      "tc-3xtf32-wg", "gemm_tc_3xtf32_wg", Arithmetic::k3xTf32, true,
+      {{"CHUNK",
+        8,
+        "K-steps the tensor cores sum before the sums join the FP32 totals (they truncate: "
+        "longer chunks, larger errors)",
+        {8, 32}},
+       {"TOTALS_MEM",
+        0,
+        "the FP32 totals in registers (0) or private memory (1: BN/2 fewer registers, more "
+        "work-groups per multiprocessor, a round trip per chunk)",
+        {0, 1}}},
+      "NVIDIA Hopper tensor cores with error compensation: B packed as big and small TF32 parts, "
+      "A unsplit, both through tc-tf32-wg's local-memory pipeline, A split by the work-items and "
+      "fed to wgmma from registers, three products summed in FP32, FP32 accuracy (judged by the "
+      "FP32 threshold)",
+      "tc-tf32-wg",
+      "splits each value x into big = tf32(x) and small = tf32(x - big) and issues three wgmmas "
+      "per 8-k step (small x big, big x small, big x big): B is packed as two planes, A unsplit in "
+      "register-fragment order (half the bytes of two planes), both copied as in tc-tf32-wg, and "
+      "each work-item reads its A fragment and splits it in registers; the tensor cores sum CHUNK "
+      "K-steps in a fresh sum, which is then added to FP32 totals");
+}
+
+}  // namespace
+
+std::vector<Variant> tensorCoreVariants() {
+  return {
+      tcTf32(),
+      tc3xTf32(),
+      tcTf32Wg(),
+      tc3xTf32Wg(),
+  };
+}
+
+}  // namespace clgemm
