@@ -9,6 +9,38 @@
 // file compiles, each section #undef-ing its macros so they cannot leak into the next one.
 // Work-item dimension 0 runs along N (columns of C), dimension 1 along M (rows).
 
+// Contents: four parts, each under a line of '=', each section under a line of '-' starting with
+// its name (search for "// best:").
+//   1. Shared helpers, before their first use
+//        load_or_zero, swizzled_block, store_c  edge loads, swizzled group order, the epilogue
+//        TILE2X2_MADS, store_c_2x2              the 2x2 block of tiled-2x2 and its two successors
+//        resize_matrix (helper kernel)          the padding copies of best and the tensor cores
+//        tc_tf32                                TF32 rounding (tensor cores, pack_operand)
+//   2. The ladder, portable OpenCL C, in the registry's order (clgemm --explain --kernel cl)
+//        naive-global     gemm_naive_global     the sum accumulated in C, in global memory
+//        naive            gemm_naive            one work-item per element of C
+//        tiled            gemm_tiled            tiles of A and B in local memory
+//        tiled-wpt        gemm_tiled_wpt        more work per work-item (WPT rows of a column)
+//        vector           gemm_vector           wide data types (floatWIDTH)
+//        tiled-2x2        gemm_tiled_2x2        a 2x2 block of C per work-item
+//        prefetch-reg     gemm_prefetch_reg     the next tiles prefetched into registers
+//        prefetch-local   gemm_prefetch_local   double-buffered local memory
+//        transposed-b     gemm_transposed_b     B transposed first (helper kernel transpose_b)
+//        regtile-nolocal  gemm_regtile_nolocal  register blocking without local memory
+//        regtile2d        gemm_regtile2d        2D register tiling
+//        best             gemm_best             float4 loads, A transposed, double buffers, swizzle
+//   3. Device peak probes for `clgemm peak` (portable; not in the registry)
+//        peak_fma                               FP32 multiply-add throughput
+//        peak_read                              global memory read bandwidth
+//   4. NVIDIA only, inline PTX, compiled only when named (never in a whole-file build)
+//        tc-tf32, tc-3xtf32                     gemm_tc_tf32 and gemm_tc_3xtf32: mma.sync, TF32
+//        pack_operand (helper kernel)           packs A and B for the two below; plain OpenCL C
+//        tc-tf32-wg, tc-3xtf32-wg               gemm_tc_tf32_wg and gemm_tc_3xtf32_wg: Hopper's
+//                                               warpgroup MMA (sm_90a)
+
+// =============================================================================================
+// 1. Shared helpers, before their first use
+
 // Element (row, col) of a rows x cols row-major matrix, or 0 outside it: how every kernel fills
 // the parts of its tiles that lie past the edge of A or B (zeros add nothing to the sum).
 inline float load_or_zero(__global const float* p, const int rows, const int cols, const int row,
@@ -34,6 +66,71 @@ inline void store_c(__global float* C, const int index, const float acc, const f
                     const float beta) {
   C[index] = (beta == 0.0f) ? alpha * acc : alpha * acc + beta * C[index];
 }
+
+// ---------------------------------------------------------------------------------------------
+// Shared by tiled-2x2 and the two prefetching kernels built on it, which differ only in how the
+// tiles reach local memory.
+#if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_gemm_tiled_2x2) || \
+    defined(KERNEL_gemm_prefetch_reg) || defined(KERNEL_gemm_prefetch_local)
+// One tile's multiply-adds for a work-item's 2x2 block: rows lrow and lrow + TS_/2 of the A tile,
+// columns lcol and lcol + TS_/2 of the B tile (As and Bs may be buffers of a double-buffered
+// array). Uses the kernel's lrow, lcol and acc00..acc11.
+#define TILE2X2_MADS(As, Bs, TS_)                                   \
+  for (int k = 0; k < (TS_); ++k) {                                 \
+    const float a0 = As[lrow][k], a1 = As[lrow + (TS_) / 2][k];     \
+    const float b0 = Bs[k][lcol], b1 = Bs[k][lcol + (TS_) / 2];     \
+    acc00 += a0 * b0;                                               \
+    acc01 += a0 * b1;                                               \
+    acc10 += a1 * b0;                                               \
+    acc11 += a1 * b1;                                               \
+  }
+
+// Stores the block: elements (r0 + i*h, c0 + j*h) for i, j in {0, 1}, those inside C only.
+inline void store_c_2x2(__global float* C, const int M, const int N, const int r0, const int c0,
+                        const int h, const float acc00, const float acc01, const float acc10,
+                        const float acc11, const float alpha, const float beta) {
+  const int r1 = r0 + h, c1 = c0 + h;
+  if (r0 < M && c0 < N) store_c(C, r0 * N + c0, acc00, alpha, beta);
+  if (r0 < M && c1 < N) store_c(C, r0 * N + c1, acc01, alpha, beta);
+  if (r1 < M && c0 < N) store_c(C, r1 * N + c0, acc10, alpha, beta);
+  if (r1 < M && c1 < N) store_c(C, r1 * N + c1, acc11, alpha, beta);
+}
+#endif
+
+// ---------------------------------------------------------------------------------------------
+// resize_matrix: dst (rows x cols) = src (src_rows x src_cols), cut to dst's size or extended with
+// zeros to the right and below. The padding copies, in and out, of best and the tensor-core
+// kernels at large sizes that are not multiples of their tiles (PAD_FROM). Global
+// (ceil(cols/32)*32, ceil(rows/8)*8), local (32, 8); one element per work-item, consecutive
+// work-items along a row, so reads and writes coalesce.
+#if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_gemm_best) || defined(KERNEL_gemm_tc_tf32) || \
+    defined(KERNEL_gemm_tc_3xtf32) || defined(KERNEL_gemm_tc_tf32_wg) ||                    \
+    defined(KERNEL_gemm_tc_3xtf32_wg)
+__kernel __attribute__((reqd_work_group_size(32, 8, 1))) void resize_matrix(
+    const int src_rows, const int src_cols, __global const float* restrict src, const int rows,
+    const int cols, __global float* restrict dst) {
+  const int c = get_global_id(0);
+  const int r = get_global_id(1);
+  if (r >= rows || c >= cols) return;
+  dst[r * cols + c] = (r < src_rows && c < src_cols) ? src[r * src_cols + c] : 0.0f;
+}
+#endif
+
+// ---------------------------------------------------------------------------------------------
+// TF32 rounding, shared by the tensor-core kernels and tc-tf32-wg's packing helper (plain
+// OpenCL C, so it may build anywhere; the sections with PTX stay out of whole-file builds).
+#if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_pack_operand) || defined(KERNEL_gemm_tc_tf32) || \
+    defined(KERNEL_gemm_tc_3xtf32) || defined(KERNEL_gemm_tc_tf32_wg) ||                    \
+    defined(KERNEL_gemm_tc_3xtf32_wg)
+// x rounded to the nearest TF32 value (ties away from zero), in an FP32 register: what
+// cvt.rna.tf32.f32 computes, but in two integer operations at full rate; the conversion
+// instruction runs at a quarter of it and held tc-3xtf32 to 58 TFLOP/s (docs/performance.md).
+// Adding half of TF32's last place to the magnitude bits carries into the exponent where it must.
+inline uint tc_tf32(const float x) { return (as_uint(x) + 0x1000u) & 0xffffe000u; }
+#endif
+
+// =============================================================================================
+// 2. The ladder, portable OpenCL C, in the registry's order
 
 // ---------------------------------------------------------------------------------------------
 // naive-global: the classic first mistake. One work-item per element of C, as in naive, but the
@@ -260,36 +357,6 @@ __kernel __attribute__((reqd_work_group_size(VTS, TS, 1))) void gemm_vector(
 #undef WIDTH
 #undef VEC_A
 #undef VEC_B
-#endif
-
-// ---------------------------------------------------------------------------------------------
-// Shared by tiled-2x2 and the two prefetching kernels built on it, which differ only in how the
-// tiles reach local memory.
-#if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_gemm_tiled_2x2) || \
-    defined(KERNEL_gemm_prefetch_reg) || defined(KERNEL_gemm_prefetch_local)
-// One tile's multiply-adds for a work-item's 2x2 block: rows lrow and lrow + TS_/2 of the A tile,
-// columns lcol and lcol + TS_/2 of the B tile (As and Bs may be buffers of a double-buffered
-// array). Uses the kernel's lrow, lcol and acc00..acc11.
-#define TILE2X2_MADS(As, Bs, TS_)                                   \
-  for (int k = 0; k < (TS_); ++k) {                                 \
-    const float a0 = As[lrow][k], a1 = As[lrow + (TS_) / 2][k];     \
-    const float b0 = Bs[k][lcol], b1 = Bs[k][lcol + (TS_) / 2];     \
-    acc00 += a0 * b0;                                               \
-    acc01 += a0 * b1;                                               \
-    acc10 += a1 * b0;                                               \
-    acc11 += a1 * b1;                                               \
-  }
-
-// Stores the block: elements (r0 + i*h, c0 + j*h) for i, j in {0, 1}, those inside C only.
-inline void store_c_2x2(__global float* C, const int M, const int N, const int r0, const int c0,
-                        const int h, const float acc00, const float acc01, const float acc10,
-                        const float acc11, const float alpha, const float beta) {
-  const int r1 = r0 + h, c1 = c0 + h;
-  if (r0 < M && c0 < N) store_c(C, r0 * N + c0, acc00, alpha, beta);
-  if (r0 < M && c1 < N) store_c(C, r0 * N + c1, acc01, alpha, beta);
-  if (r1 < M && c0 < N) store_c(C, r1 * N + c0, acc10, alpha, beta);
-  if (r1 < M && c1 < N) store_c(C, r1 * N + c1, acc11, alpha, beta);
-}
 #endif
 
 // ---------------------------------------------------------------------------------------------
@@ -701,38 +768,6 @@ __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void gemm_regtile2
 #endif
 
 // ---------------------------------------------------------------------------------------------
-// TF32 rounding, shared by the tensor-core kernels and tc-tf32-wg's packing helper (plain
-// OpenCL C, so it may build anywhere; the sections with PTX stay out of whole-file builds).
-#if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_pack_operand) || defined(KERNEL_gemm_tc_tf32) || \
-    defined(KERNEL_gemm_tc_3xtf32) || defined(KERNEL_gemm_tc_tf32_wg) ||                    \
-    defined(KERNEL_gemm_tc_3xtf32_wg)
-// x rounded to the nearest TF32 value (ties away from zero), in an FP32 register: what
-// cvt.rna.tf32.f32 computes, but in two integer operations at full rate; the conversion
-// instruction runs at a quarter of it and held tc-3xtf32 to 58 TFLOP/s (docs/performance.md).
-// Adding half of TF32's last place to the magnitude bits carries into the exponent where it must.
-inline uint tc_tf32(const float x) { return (as_uint(x) + 0x1000u) & 0xffffe000u; }
-#endif
-
-// ---------------------------------------------------------------------------------------------
-// resize_matrix: dst (rows x cols) = src (src_rows x src_cols), cut to dst's size or extended with
-// zeros to the right and below. The padding copies, in and out, of best and the tensor-core
-// kernels at large sizes that are not multiples of their tiles (PAD_FROM). Global
-// (ceil(cols/32)*32, ceil(rows/8)*8), local (32, 8); one element per work-item, consecutive
-// work-items along a row, so reads and writes coalesce.
-#if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_gemm_best) || defined(KERNEL_gemm_tc_tf32) || \
-    defined(KERNEL_gemm_tc_3xtf32) || defined(KERNEL_gemm_tc_tf32_wg) ||                    \
-    defined(KERNEL_gemm_tc_3xtf32_wg)
-__kernel __attribute__((reqd_work_group_size(32, 8, 1))) void resize_matrix(
-    const int src_rows, const int src_cols, __global const float* restrict src, const int rows,
-    const int cols, __global float* restrict dst) {
-  const int c = get_global_id(0);
-  const int r = get_global_id(1);
-  if (r >= rows || c >= cols) return;
-  dst[r * cols + c] = (r < src_rows && c < src_cols) ? src[r * src_cols + c] : 0.0f;
-}
-#endif
-
-// ---------------------------------------------------------------------------------------------
 // best: the fastest kernel clgemm has, for large sizes on GPUs. Over regtile2d it adds:
 //  - float4 loads from global memory (when the row length allows: VEC_A for K % 4 == 0,
 //    VEC_B for N % 4 == 0; the host sets them from the problem) and aligned float4 reads from
@@ -1003,6 +1038,82 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_be
 #undef VEC_A
 #undef VEC_B
 #endif
+
+// =============================================================================================
+// 3. Device peak probes (portable)
+
+// ---------------------------------------------------------------------------------------------
+// Device peak probes for `clgemm peak`; not GEMM variants, so not in the registry.
+// peak_fma measures FP32 multiply-add throughput the way clpeak does: chains of dependent mad()s
+// with a trip count the compiler cannot see, so nothing is folded away and loop overhead is small.
+// Four independent chains per work-item, PEAK_WIDTH lanes each, 128 mads per loop trip: a GPU
+// hides the mad latency with its many work-items, but a CPU runs a work-item's loop on one core
+// and needs the independent chains to keep its FMA units busy.
+// Global (items), local (any); out holds PEAK_WIDTH floats per work-item.
+#if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_peak_fma)
+#ifndef PEAK_WIDTH
+#define PEAK_WIDTH 4  // lanes per chain: 1, 2, 4, 8 or 16
+#endif
+#if PEAK_WIDTH == 1
+#define PEAK_FLOAT float
+#else
+#define PEAK_CAT(a, b) a##b
+#define PEAK_VECTOR(a, b) PEAK_CAT(a, b)
+#define PEAK_FLOAT PEAK_VECTOR(float, PEAK_WIDTH)
+#endif
+#define PEAK_MAD8        \
+  x0 = mad(y0, x0, y0);  \
+  x1 = mad(y1, x1, y1);  \
+  x2 = mad(y2, x2, y2);  \
+  x3 = mad(y3, x3, y3);  \
+  y0 = mad(x0, y0, x0);  \
+  y1 = mad(x1, y1, x1);  \
+  y2 = mad(x2, y2, x2);  \
+  y3 = mad(x3, y3, x3);
+#define PEAK_MAD32 PEAK_MAD8 PEAK_MAD8 PEAK_MAD8 PEAK_MAD8
+
+__kernel void peak_fma(__global float* out, const float seed, const int iterations) {
+  const float s = seed * (float)get_local_id(0);
+  PEAK_FLOAT x0 = (PEAK_FLOAT)(s), x1 = (PEAK_FLOAT)(s + 1.0f), x2 = (PEAK_FLOAT)(s + 2.0f),
+             x3 = (PEAK_FLOAT)(s + 3.0f);
+  PEAK_FLOAT y0 = (PEAK_FLOAT)(seed), y1 = y0, y2 = y0, y3 = y0;
+  for (int i = 0; i < iterations; ++i) {
+    PEAK_MAD32 PEAK_MAD32 PEAK_MAD32 PEAK_MAD32
+  }
+  // Storing every lane of every chain keeps them all alive.
+  ((__global PEAK_FLOAT*)out)[get_global_id(0)] = (x0 + y0) + (x1 + y1) + (x2 + y2) + (x3 + y3);
+}
+#undef PEAK_MAD32
+#undef PEAK_MAD8
+#undef PEAK_FLOAT
+#undef PEAK_VECTOR
+#undef PEAK_CAT
+#undef PEAK_WIDTH
+#endif
+
+// peak_read measures global memory read bandwidth. On a GPU each work-item sums float4s strided
+// by the global size, so neighbouring work-items read neighbouring addresses (coalesced); on a
+// CPU (PEAK_CONTIGUOUS=1) each work-item runs on one core and reads its own contiguous block, which
+// the core's prefetchers stream. The buffer, far larger than any cache, is read once per launch.
+// Global (items), local (any); `in` holds items * per_item float4s.
+#if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_peak_read)
+#ifndef PEAK_CONTIGUOUS
+#define PEAK_CONTIGUOUS 0  // 1: a contiguous block per work-item (CPUs); 0: strided (GPUs)
+#endif
+__kernel void peak_read(__global const float4* restrict in, __global float* restrict out,
+                        const int per_item) {
+  const int gid = get_global_id(0);
+  const int start = PEAK_CONTIGUOUS ? gid * per_item : gid;
+  const int stride = PEAK_CONTIGUOUS ? 1 : (int)get_global_size(0);
+  float4 sum = (float4)(0.0f);
+  for (int j = 0; j < per_item; ++j) sum += in[start + j * stride];
+  out[gid] = sum.x + sum.y + sum.z + sum.w;
+}
+#undef PEAK_CONTIGUOUS
+#endif
+
+// =============================================================================================
+// 4. NVIDIA only: inline PTX, compiled only when the host names the kernel
 
 // ---------------------------------------------------------------------------------------------
 // tc-tf32 and tc-3xtf32: the tensor cores of NVIDIA GPUs (compute capability 8.0 and up) through
@@ -1411,7 +1522,7 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
 //
 // NVIDIA's OpenCL compiler emits PTX for sm_90, where wgmma does not assemble; each wgmma
 // instruction is therefore written behind the `//@arch-specific ` comment, and the host rebuilds
-// the PTX without the comments for sm_90a (host/ptx_arch.hpp). Built any other way, the kernel
+// the PTX without the comments for sm_90a (host/opencl/ptx_arch.hpp). Built any other way, the kernel
 // multiplies nothing, and verification says so.
 //
 // The operands come packed: TF32 wgmma reads both k-major, and a bulk copy moves one contiguous
@@ -1824,74 +1935,4 @@ __kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_3xt
 #undef GROUP_M
 #undef CHUNK
 #undef TOTALS_MEM
-#endif
-
-// ---------------------------------------------------------------------------------------------
-// Device peak probes for `clgemm peak`; not GEMM variants, so not in the registry.
-// peak_fma measures FP32 multiply-add throughput the way clpeak does: chains of dependent mad()s
-// with a trip count the compiler cannot see, so nothing is folded away and loop overhead is small.
-// Four independent chains per work-item, PEAK_WIDTH lanes each, 128 mads per loop trip: a GPU
-// hides the mad latency with its many work-items, but a CPU runs a work-item's loop on one core
-// and needs the independent chains to keep its FMA units busy.
-// Global (items), local (any); out holds PEAK_WIDTH floats per work-item.
-#if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_peak_fma)
-#ifndef PEAK_WIDTH
-#define PEAK_WIDTH 4  // lanes per chain: 1, 2, 4, 8 or 16
-#endif
-#if PEAK_WIDTH == 1
-#define PEAK_FLOAT float
-#else
-#define PEAK_CAT(a, b) a##b
-#define PEAK_VECTOR(a, b) PEAK_CAT(a, b)
-#define PEAK_FLOAT PEAK_VECTOR(float, PEAK_WIDTH)
-#endif
-#define PEAK_MAD8        \
-  x0 = mad(y0, x0, y0);  \
-  x1 = mad(y1, x1, y1);  \
-  x2 = mad(y2, x2, y2);  \
-  x3 = mad(y3, x3, y3);  \
-  y0 = mad(x0, y0, x0);  \
-  y1 = mad(x1, y1, x1);  \
-  y2 = mad(x2, y2, x2);  \
-  y3 = mad(x3, y3, x3);
-#define PEAK_MAD32 PEAK_MAD8 PEAK_MAD8 PEAK_MAD8 PEAK_MAD8
-
-__kernel void peak_fma(__global float* out, const float seed, const int iterations) {
-  const float s = seed * (float)get_local_id(0);
-  PEAK_FLOAT x0 = (PEAK_FLOAT)(s), x1 = (PEAK_FLOAT)(s + 1.0f), x2 = (PEAK_FLOAT)(s + 2.0f),
-             x3 = (PEAK_FLOAT)(s + 3.0f);
-  PEAK_FLOAT y0 = (PEAK_FLOAT)(seed), y1 = y0, y2 = y0, y3 = y0;
-  for (int i = 0; i < iterations; ++i) {
-    PEAK_MAD32 PEAK_MAD32 PEAK_MAD32 PEAK_MAD32
-  }
-  // Storing every lane of every chain keeps them all alive.
-  ((__global PEAK_FLOAT*)out)[get_global_id(0)] = (x0 + y0) + (x1 + y1) + (x2 + y2) + (x3 + y3);
-}
-#undef PEAK_MAD32
-#undef PEAK_MAD8
-#undef PEAK_FLOAT
-#undef PEAK_VECTOR
-#undef PEAK_CAT
-#undef PEAK_WIDTH
-#endif
-
-// peak_read measures global memory read bandwidth. On a GPU each work-item sums float4s strided
-// by the global size, so neighbouring work-items read neighbouring addresses (coalesced); on a
-// CPU (PEAK_CONTIGUOUS=1) each work-item runs on one core and reads its own contiguous block, which
-// the core's prefetchers stream. The buffer, far larger than any cache, is read once per launch.
-// Global (items), local (any); `in` holds items * per_item float4s.
-#if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_peak_read)
-#ifndef PEAK_CONTIGUOUS
-#define PEAK_CONTIGUOUS 0  // 1: a contiguous block per work-item (CPUs); 0: strided (GPUs)
-#endif
-__kernel void peak_read(__global const float4* restrict in, __global float* restrict out,
-                        const int per_item) {
-  const int gid = get_global_id(0);
-  const int start = PEAK_CONTIGUOUS ? gid * per_item : gid;
-  const int stride = PEAK_CONTIGUOUS ? 1 : (int)get_global_size(0);
-  float4 sum = (float4)(0.0f);
-  for (int j = 0; j < per_item; ++j) sum += in[start + j * stride];
-  out[gid] = sum.x + sum.y + sum.z + sum.w;
-}
-#undef PEAK_CONTIGUOUS
 #endif

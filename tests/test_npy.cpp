@@ -1,5 +1,6 @@
-// Unit tests of the .npy reader and writer (host/npy.hpp): exact round trips, the header layout
-// NumPy expects, and a UsageError naming the file and the problem for everything clgemm refuses.
+// Unit tests of the .npy reader and writer (host/util/npy.hpp): exact round trips, the header
+// layout NumPy expects, and a UsageError naming the file and the problem for everything clgemm
+// refuses.
 #include <gtest/gtest.h>
 
 #include <cmath>

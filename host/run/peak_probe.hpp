@@ -1,5 +1,5 @@
 // Measures an OpenCL device's FP32 multiply-add throughput and global memory read bandwidth with
-// the probe kernels at the end of kernels.cl (clpeak's method; see their comments there).
+// the probe kernels in kernels.cl's peak-probe section (clpeak's method; see their comments there).
 #pragma once
 
 #include <cstdint>

@@ -1,7 +1,8 @@
-// libFuzzer target for the -D parsers (host/defines.hpp): parseDefine, which reads the argument of
-// -D from the command line, and parseDefineInt, which reads a parameter's value from -D, --space
-// and the JSON of tuned entries. Refusing an input is fine (a UsageError for parseDefine, false for
-// parseDefineInt); anything else they throw, a sanitizer report or a broken invariant is a finding.
+// libFuzzer target for the -D parsers (host/registry/defines.hpp): parseDefine, which reads the
+// argument of -D from the command line, and parseDefineInt, which reads a parameter's value from
+// -D, --space and the JSON of tuned entries. Refusing an input is fine (a UsageError for
+// parseDefine, false for parseDefineInt); anything else they throw, a sanitizer report or a broken
+// invariant is a finding.
 #include <cctype>
 #include <climits>
 #include <cstddef>

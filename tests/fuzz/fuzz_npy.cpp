@@ -1,8 +1,8 @@
-// libFuzzer target for the .npy reader (host/npy.hpp): the input is a whole file, read from memory
-// by readNpyHeader and readNpy. A refusal must be a UsageError; anything else, a sanitizer report,
-// an allocation beyond -malloc_limit_mb or a broken invariant is a finding. Accepted input must be
-// a header of the stated length with a 2-D shape and exactly rows * cols * 4 bytes of data after
-// it, returned unchanged: truncated or trailing data is refused.
+// libFuzzer target for the .npy reader (host/util/npy.hpp): the input is a whole file, read from
+// memory by readNpyHeader and readNpy. A refusal must be a UsageError; anything else, a sanitizer
+// report, an allocation beyond -malloc_limit_mb or a broken invariant is a finding. Accepted input
+// must be a header of the stated length with a 2-D shape and exactly rows * cols * 4 bytes of data
+// after it, returned unchanged: truncated or trailing data is refused.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>

@@ -1,7 +1,7 @@
-// libFuzzer target for the --sizes parser (host/size_list.hpp). parseSizeList's answer is compared
-// with a plain reading of the documented grammar: whatever one accepts the other must accept with
-// the same sizes, in [1, 2^31-1] and at most kMaxSweepSizes of them. A refusal must be a
-// UsageError; anything else, a sanitizer report or a disagreement is a finding.
+// libFuzzer target for the --sizes parser (host/problem/size_list.hpp). parseSizeList's answer is
+// compared with a plain reading of the documented grammar: whatever one accepts the other must
+// accept with the same sizes, in [1, 2^31-1] and at most kMaxSweepSizes of them. A refusal must be
+// a UsageError; anything else, a sanitizer report or a disagreement is a finding.
 #include <climits>
 #include <cstddef>
 #include <cstdint>
