@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -91,11 +92,33 @@ TEST(Tune, SearchesATinySpaceEndToEndAndStoresTheWinner) {
     EXPECT_FALSE(c["from_cache"].get<bool>());
     seen.insert(c["defines"].dump());
     best = std::max(best, c["gflops"].get<double>());
-    if (c["rank"] == 1) EXPECT_EQ(c["defines"], doc["winner"]);
   }
   EXPECT_EQ(seen.size(), 4u) << "a configuration was evaluated twice";
   for (const auto& c : doc["candidates"])
     if (c["rank"] == 1) EXPECT_DOUBLE_EQ(c["gflops"].get<double>(), best);
+
+  // The three fastest (the start, the defaults' 64 x 64, lies outside this space) were timed again
+  // side by side in three rounds, and the best median of those won, not the search's fastest.
+  const json& confirmation = doc["confirmation"];
+  EXPECT_EQ(confirmation["rounds"], 3);
+  ASSERT_EQ(confirmation["candidates"].size(), 3u) << confirmation.dump();
+  json confirmed_best;
+  for (const auto& c : confirmation["candidates"]) {
+    EXPECT_EQ(c["status"], "ok") << c.dump();
+    ASSERT_EQ(c["rounds"].size(), 3u) << c.dump();
+    std::vector<double> rounds = c["rounds"].get<std::vector<double>>();
+    std::sort(rounds.begin(), rounds.end());
+    EXPECT_DOUBLE_EQ(c["gflops"].get<double>(), rounds[1]) << "not the median of the rounds";
+    bool searched_in_top_three = false;
+    for (const auto& r : doc["candidates"])
+      if (r["defines"] == c["defines"]) {
+        searched_in_top_three = r["rank"].get<int>() <= 3;
+        EXPECT_DOUBLE_EQ(r["confirmed_gflops"].get<double>(), c["gflops"].get<double>());
+      }
+    EXPECT_TRUE(searched_in_top_three) << c.dump();
+    if (confirmed_best.is_null() || c["gflops"] > confirmed_best["gflops"]) confirmed_best = c;
+  }
+  EXPECT_EQ(doc["winner"], confirmed_best["defines"]);
 
   const json entry = storedEntry(store);
   EXPECT_EQ(doc["stored"], filesIn(store.path() + "/params").front());
@@ -104,6 +127,9 @@ TEST(Tune, SearchesATinySpaceEndToEndAndStoresTheWinner) {
   EXPECT_EQ(entry["kernel"], "regtile2d");
   EXPECT_EQ(entry["size"], (json{{"m", 40}, {"n", 40}, {"k", 40}}));
   EXPECT_EQ(entry["defines"], doc["winner"]);
+  EXPECT_DOUBLE_EQ(entry["measured"]["gflops"].get<double>(),
+                   confirmed_best["gflops"].get<double>());
+  EXPECT_EQ(entry["measured"]["confirmed_rounds"], confirmed_best["rounds"]);
   // The device's class, so that other devices of it can borrow the entry.
   const clgemm::DeviceInfo& device = clgemm_test::defaultDevice();
   EXPECT_EQ(entry["class"]["architecture"], device.architecture);
@@ -112,6 +138,78 @@ TEST(Tune, SearchesATinySpaceEndToEndAndStoresTheWinner) {
   EXPECT_EQ(entry["class"]["compute_units"], device.compute_units);
   EXPECT_EQ(entry["class"]["local_mem_bytes"], device.local_mem_bytes);
   EXPECT_EQ(entry["measured"]["tool"], "clgemm tune");
+}
+
+// --confirm 0: the search's fastest is stored as it was measured, nothing timed again.
+TEST(Tune, WithoutConfirmationTheSearchsFastestIsStored) {
+  TempDir store;
+  const auto r = runClgemm(
+      tune(store, kTinySpace + std::vector<std::string>{"--confirm", "0", "--format", "json"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json doc = parse(r);
+  EXPECT_TRUE(doc["confirmation"]["candidates"].empty());
+  for (const auto& c : doc["candidates"]) {
+    EXPECT_TRUE(c["confirmed_gflops"].is_null());
+    if (c["rank"] == 1) {
+      EXPECT_EQ(doc["winner"], c["defines"]);
+      EXPECT_DOUBLE_EQ(storedEntry(store)["measured"]["gflops"].get<double>(),
+                       c["gflops"].get<double>());
+    }
+  }
+  EXPECT_FALSE(storedEntry(store)["measured"].contains("confirmed_rounds"));
+}
+
+// The start is confirmed beside the fastest even when it ranked below them, so a winner picked by
+// one lucky sample must beat it side by side.
+TEST(Tune, TheStartIsConfirmedBesideTheFastest) {
+  TempDir store;
+  // TSM x TSN over 8, 16, 32, 64 (16 configurations, 13 besides the three fastest); the start is
+  // the defaults' 64 x 64.
+  const auto r = runClgemm(tune(store, {"--kernel",   "regtile2d",
+                                        "--size",     "64",
+                                        "--space",    "TSM=8,16,32,64",
+                                        "--space",    "TSN=8,16,32,64",
+                                        "-D",         "TSK=8",
+                                        "-D",         "WPTM=2",
+                                        "-D",         "WPTN=2",
+                                        "-D",         "PAD=1",
+                                        "--reps",     "2",
+                                        "--warmup",   "0",
+                                        "--confirm",  "2",
+                                        "--format",   "json",
+                                        "--progress", "off"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json doc = parse(r);
+  const json& start = doc["start"]["defines"];
+  int start_rank = 0;
+  for (const auto& c : doc["candidates"])
+    if (c["defines"] == start) start_rank = c["rank"].get<int>();
+  ASSERT_GT(start_rank, 0) << "the start did not verify";
+  const json& confirmed = doc["confirmation"]["candidates"];
+  ASSERT_EQ(confirmed.size(), start_rank <= 3 ? 3u : 4u) << doc["confirmation"].dump();
+  bool start_confirmed = false;
+  for (const auto& c : confirmed) {
+    EXPECT_EQ(c["rounds"].size(), 2u);
+    start_confirmed = start_confirmed || c["defines"] == start;
+  }
+  EXPECT_TRUE(start_confirmed);
+  // The table shows the side-by-side timing and marks the start and the winner.
+  const auto table = runClgemm(tune(store, {"--kernel",   "regtile2d",
+                                            "--size",     "64",
+                                            "--space",    "TSM=8,16,32,64",
+                                            "--space",    "TSN=8,16,32,64",
+                                            "-D",         "TSK=8",
+                                            "-D",         "WPTM=2",
+                                            "-D",         "WPTN=2",
+                                            "-D",         "PAD=1",
+                                            "--reps",     "2",
+                                            "--warmup",   "0",
+                                            "--confirm",  "2",
+                                            "--progress", "off"}));
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_NE(table.out.find("confirmed side by side (2 interleaved rounds"), std::string::npos)
+      << table.out;
+  EXPECT_NE(table.out.find("(winner)"), std::string::npos) << table.out;
 }
 
 TEST(Tune, TheTableShowsTheSpaceTheRankingAndTheProgress) {
@@ -280,6 +378,7 @@ TEST(Tune, AWrongKernelNeverWinsHoweverFast) {
   }
   EXPECT_EQ(doc["winner"]["PAD"], 1);
   EXPECT_EQ(storedEntry(store)["defines"]["PAD"], 1);
+  for (const auto& c : doc["confirmation"]["candidates"]) EXPECT_EQ(c["defines"]["PAD"], 1);
   // The table lists them apart from the ranking.
   const auto table =
       runClgemm(tune(store, {"--kernel", "regtile2d", "--size", "48", "--space", "PAD=1,2",
@@ -416,6 +515,15 @@ INSTANTIATE_TEST_SUITE_P(
                 kT + std::vector<std::string>{"--budget", "many"},
                 {"--budget 'many' is not an integer"}},
         BadTune{"BudgetNegative", kT + std::vector<std::string>{"--budget", "-3"}, {"--budget -3"}},
+        BadTune{"ConfirmNegative",
+                kT + std::vector<std::string>{"--confirm", "-1"},
+                {"--confirm -1 must be >= 0"}},
+        BadTune{"ConfirmWord",
+                kT + std::vector<std::string>{"--confirm", "twice"},
+                {"--confirm 'twice' is not an integer"}},
+        BadTune{"ConfirmOnARun",
+                {"--kernel", "regtile2d", "--size", "32", "--confirm", "2"},
+                {"--confirm does not apply to a benchmark run"}},
         BadTune{"TimeZero",
                 kT + std::vector<std::string>{"--time", "0"},
                 {"--time 0 must be a positive number of seconds"}},
@@ -423,7 +531,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadTune{"TimeInfinite", kT + std::vector<std::string>{"--time", "inf"}, {"--time 'inf'"}},
         BadTune{"Strategy",
                 kT + std::vector<std::string>{"--strategy", "genetic"},
-                {"--strategy 'genetic' is not one of auto, full, random, anneal"}},
+                {"--strategy 'genetic' is not one of auto, full, random, anneal, tile-first"}},
         BadTune{
             "SpaceNoEquals", kT + std::vector<std::string>{"--space", "TSM"}, {"--space 'TSM'"}},
         BadTune{"SpaceEmpty",

@@ -56,6 +56,7 @@ struct Options {
   std::optional<int> budget;         // --budget: how many configurations to evaluate
   std::optional<double> time_limit;  // --time: seconds after which no new candidate starts
   TuneStrategy strategy = TuneStrategy::kAuto;
+  int confirm_rounds = 3;  // --confirm: rounds timing the fastest side by side (tune_confirm.hpp)
   std::vector<SpaceOverride> space;  // --space NAME=V1,V2,...
 };
 

@@ -22,6 +22,39 @@ std::optional<double> overStart(const TuneSummary& t, const CandidateResult& r) 
   return *r.gflops / *start;
 }
 
+// The confirmation's timing of result `index`, if it was confirmed.
+const ConfirmedCandidate* confirmationOf(const TuneSummary& t, std::size_t index) {
+  for (const auto& c : t.confirmation)
+    if (c.result == index) return &c;
+  return nullptr;
+}
+
+std::optional<double> confirmedGflops(const TuneSummary& t, std::size_t index) {
+  const ConfirmedCandidate* c = confirmationOf(t, index);
+  return c ? c->gflops : std::nullopt;
+}
+
+// The confirmation: each candidate's search time beside its rounds and their median.
+void writeConfirmation(std::ostream& out, const TuneSummary& t) {
+  if (t.confirmation.empty()) return;
+  out << "\nconfirmed side by side (" << t.confirm_rounds
+      << " interleaved rounds asked; the median of the rounds decides) in "
+      << fixed(t.confirm_seconds, 1) << " s:\n";
+  std::vector<std::string> header = {"GFLOP/s", "search", "rounds", "defines"};
+  std::vector<std::vector<std::string>> cells;
+  for (const auto& c : t.confirmation) {
+    const CandidateResult& r = t.results[c.result];
+    std::string rounds;
+    for (double g : c.rounds) rounds += (rounds.empty() ? "" : " ") + fixed(g, 1);
+    std::string defines = t.space->describe(r.config);
+    if (r.config == t.start) defines += "  (start)";
+    if (t.winner && *t.winner == c.result) defines += "  (winner)";
+    if (c.status != "ok") defines += "  " + c.status + ": " + c.reason;
+    cells.push_back({fixed(c.gflops, 1), fixed(r.gflops, 1), rounds, defines});
+  }
+  writeAligned(out, header, cells, 0, header.size() - 2);
+}
+
 std::string spaceText(const TuneSummary& t) {
   const TuneSpace& space = *t.space;
   std::string names;
@@ -96,6 +129,7 @@ void writeTable(std::ostream& out, const TuneSummary& t) {
     else
       out << ", did not verify or run\n";
   }
+  writeConfirmation(out, t);
   writeFailures(out, t);
   if (!t.stored_file.empty())
     out << "winner stored in " << t.stored_file << ": runs of " << t.variant
@@ -116,7 +150,8 @@ void writeCsv(std::ostream& out, const TuneSummary& t) {
   const auto rank_of = ranksByResult(t.results.size(), ranked);
   out << "variant,device,driver,date,m,n,k,alpha,beta";
   for (const auto& name : t.space->names) out << "," << csvField(name);
-  out << ",rank,status,gflops,ms_median,ms_min,vs_start,err_ratio,registers,from_cache,reason\n";
+  out << ",rank,status,gflops,ms_median,ms_min,vs_start,err_ratio,registers,from_cache,"
+         "confirmed_gflops,winner,reason\n";
   for (std::size_t i = 0; i < t.results.size(); ++i) {
     const CandidateResult& r = t.results[i];
     out << csvField(t.variant) << "," << csvField(t.device.name) << ","
@@ -127,7 +162,8 @@ void writeCsv(std::ostream& out, const TuneSummary& t) {
         << fixed(r.gflops, 3) << "," << fixed(r.ms_median, 6) << "," << fixed(r.ms_min, 6) << ","
         << fixed(overStart(t, r), 4) << "," << general(r.err_ratio) << ","
         << (r.registers ? std::to_string(*r.registers) : "") << "," << (r.from_cache ? "yes" : "no")
-        << "," << csvField(r.reason) << "\n";
+        << "," << fixed(confirmedGflops(t, i), 3) << ","
+        << (t.winner && *t.winner == i ? "yes" : "no") << "," << csvField(r.reason) << "\n";
   }
 }
 
@@ -172,8 +208,19 @@ void writeJson(std::ostream& out, const TuneSummary& t) {
       {"interrupted", t.interrupted},
       {"cache", t.cache_file},
       {"stored", t.stored_file.empty() ? nlohmann::json(nullptr) : nlohmann::json(t.stored_file)},
-      {"winner", ranked.empty() ? nlohmann::json(nullptr)
-                                : configJson(*t.space, t.results[ranked.front()].config)}};
+      {"winner",
+       t.winner ? configJson(*t.space, t.results[*t.winner].config) : nlohmann::json(nullptr)}};
+  nlohmann::json confirmed = nlohmann::json::array();
+  for (const auto& c : t.confirmation)
+    confirmed.push_back({{"defines", configJson(*t.space, t.results[c.result].config)},
+                         {"search_gflops", jsonOrNull(t.results[c.result].gflops)},
+                         {"rounds", c.rounds},
+                         {"gflops", jsonOrNull(c.gflops)},
+                         {"ms_median", jsonOrNull(c.ms_median)},
+                         {"status", c.status},
+                         {"reason", c.reason}});
+  doc["confirmation"] = {
+      {"rounds", t.confirm_rounds}, {"seconds", t.confirm_seconds}, {"candidates", confirmed}};
   doc["candidates"] = nlohmann::json::array();
   for (std::size_t i = 0; i < t.results.size(); ++i) {
     const CandidateResult& r = t.results[i];
@@ -187,6 +234,7 @@ void writeJson(std::ostream& out, const TuneSummary& t) {
                                  {"err_ratio", jsonOrNull(r.err_ratio)},
                                  {"registers", jsonOrNull(r.registers)},
                                  {"from_cache", r.from_cache},
+                                 {"confirmed_gflops", jsonOrNull(confirmedGflops(t, i))},
                                  {"reason", r.reason}});
   }
   out << doc.dump(2) << "\n";

@@ -13,6 +13,7 @@
 #include "problem/size_list.hpp"
 #include "report/report.hpp"
 #include "tune/tune_cache.hpp"
+#include "tune/tune_confirm.hpp"
 #include "tune/tune_space.hpp"
 
 namespace clgemm {
@@ -31,8 +32,14 @@ struct TuneSummary {
   Config start;              // the parameters a run used before this search
   std::string start_source;  // where they came from, for the report
   bool start_in_space = false;
-  std::vector<CandidateResult> results;  // in the order evaluated
-  double seconds = 0.0;                  // wall time of the search
+  std::vector<CandidateResult> results;          // in the order evaluated
+  int confirm_rounds = 0;                        // --confirm: rounds asked for (0: no confirmation)
+  std::vector<ConfirmedCandidate> confirmation;  // the fastest and the start, timed side by side
+  // The candidate stored (an index into results): the confirmation's winner, or without one the
+  // search's fastest.
+  std::optional<std::size_t> winner;
+  double seconds = 0.0;          // wall time of the search
+  double confirm_seconds = 0.0;  // and of the confirmation after it
   std::string cache_file;
   std::string stored_file;  // where the winner was written; empty when it was not
   bool interrupted = false;
