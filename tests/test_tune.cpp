@@ -643,6 +643,21 @@ TEST(Tune, TheTimeBudgetStopsTheSearch) {
   EXPECT_EQ(doc["strategy"], "anneal");
 }
 
+// Under --time the search leaves room for the confirmation (its builds and all its rounds), so the
+// whole command ends near the limit with every round run.
+TEST(Tune, TheTimeLimitLeavesRoomForEveryConfirmationRound) {
+  TempDir store;
+  const auto r = runClgemm(tune(store, {"--kernel", "regtile2d", "--size", "64", "--time", "6",
+                                        "--reps", "2", "--format", "json", "--progress", "off"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json doc = parse(r);
+  ASSERT_GE(doc["confirmation"]["candidates"].size(), 2u) << doc["confirmation"].dump();
+  for (const auto& c : doc["confirmation"]["candidates"])
+    EXPECT_EQ(c["rounds"].size(), 3u) << doc["confirmation"].dump();
+  EXPECT_LT(doc["seconds"].get<double>() + doc["confirmation"]["seconds"].get<double>(), 6.0 + 3.0)
+      << "search " << doc["seconds"] << " s, confirmation " << doc["confirmation"]["seconds"];
+}
+
 // A space the default budget covers is walked whole under --time, as under no limit.
 TEST(Tune, TimeAloneOnASmallSpaceWalksItAll) {
   TempDir store;

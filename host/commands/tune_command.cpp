@@ -304,18 +304,23 @@ int runTune(const Options& o, std::ostream& out, std::ostream& err) {
   std::optional<double> best;
   std::string best_text = "none yet";
   std::size_t cache_hits = 0;
-  // Under a time limit the search leaves room for the confirmation: the timed runs of the
-  // candidates it would confirm now, with a margin (their builds are usually in the compiler's
-  // cache by then), and never more than a quarter of the time.
+  // Under a time limit the search leaves room for the confirmation: building and checking each
+  // candidate it would confirm now (as long as a search evaluation takes: on the H200 the
+  // confirmation took 1.5-3.5 s where the timed runs alone needed 0.5), then their timed runs in
+  // every round, with a margin; never more than a quarter of the time.
+  double evaluation_seconds = 0.0;
+  std::size_t evaluations = 0;
   auto confirmation_reserve = [&] {
-    if (o.confirm_rounds == 0 || !o.time_limit) return Clock::duration::zero();
+    if (o.confirm_rounds == 0 || !o.time_limit || evaluations == 0) return Clock::duration::zero();
+    const auto chosen = confirmationCandidates(summary.results, rankCandidates(summary.results),
+                                               start, kConfirmedCandidates);
     double ms = 0.0;
-    for (std::size_t i : confirmationCandidates(summary.results, rankCandidates(summary.results),
-                                                start, kConfirmedCandidates))
-      ms += *summary.results[i].ms_median;
-    const double runs = double(o.confirm_rounds) * double(o.warmup + o.reps) + 1.0;
-    const double seconds = std::min(2.0 * runs * ms * 1e-3, 0.25 * *o.time_limit);
-    return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+    for (std::size_t i : chosen) ms += *summary.results[i].ms_median;
+    const double per_build = evaluation_seconds / double(evaluations);
+    const double seconds = double(chosen.size()) * per_build +
+                           1.5 * double(o.confirm_rounds) * double(o.warmup + o.reps) * ms * 1e-3;
+    return std::chrono::duration_cast<Clock::duration>(
+        std::chrono::duration<double>(std::min(seconds, 0.25 * *o.time_limit)));
   };
   while (summary.results.size() < budget) {
     if (InterruptGuard::requested()) {
@@ -334,7 +339,10 @@ int runTune(const Options& o, std::ostream& out, std::ostream& err) {
     } else {
       progress.step(space.describe(config) + " (best " + best_text + ")");
       bool lost_session = false;
+      const auto evaluation_began = Clock::now();
       result = evaluate(v, space, config, o, *session, problem, check, lost_session);
+      evaluation_seconds += std::chrono::duration<double>(Clock::now() - evaluation_began).count();
+      ++evaluations;
       cache.append(result);
       if (lost_session) {
         // An error may leave the context unusable; the next candidate gets a fresh one.
