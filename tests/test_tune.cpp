@@ -531,7 +531,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadTune{"TimeInfinite", kT + std::vector<std::string>{"--time", "inf"}, {"--time 'inf'"}},
         BadTune{"Strategy",
                 kT + std::vector<std::string>{"--strategy", "genetic"},
-                {"--strategy 'genetic' is not one of auto, full, random, anneal, tile-first"}},
+                {"--strategy 'genetic' is not one of auto, full, random, anneal"}},
         BadTune{
             "SpaceNoEquals", kT + std::vector<std::string>{"--space", "TSM"}, {"--space 'TSM'"}},
         BadTune{"SpaceEmpty",

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <set>
 
 #include "registry/kernels.hpp"
@@ -179,29 +178,6 @@ TEST(TuneSpace, BadOverridesAreUsageErrors) {
                    "narrow it with --space or -D");
 }
 
-// Configurations that differ only in what leaves the launch shape alone (regtile2d's K-step and
-// padding) share a launch group; a different block or thread tile does not.
-TEST(TuneSpace, LaunchGroupsFollowTheBlockAndThreadTile) {
-  const auto& v = variantNamed("regtile2d");
-  const TuneSpace space = clgemm::buildTuneSpace(v, smallDevice(), kSize, {}, {}, defaultsOf(v));
-  ASSERT_EQ(space.launch_group.size(), space.valid.size());
-  std::map<std::vector<int>, std::set<std::size_t>> groups_of_tile;
-  std::map<std::size_t, std::set<std::vector<int>>> tiles_of_group;
-  const auto at = [&](const std::string& name) {
-    return std::size_t(std::find(space.names.begin(), space.names.end(), name) -
-                       space.names.begin());
-  };
-  for (std::size_t i = 0; i < space.valid.size(); ++i) {
-    const Config& c = space.valid[i];
-    const std::vector<int> tile = {c[at("TSM")], c[at("TSN")], c[at("WPTM")], c[at("WPTN")]};
-    groups_of_tile[tile].insert(space.launch_group[i]);
-    tiles_of_group[space.launch_group[i]].insert(tile);
-  }
-  EXPECT_GT(groups_of_tile.size(), 1u);
-  for (const auto& [tile, groups] : groups_of_tile) EXPECT_EQ(groups.size(), 1u);
-  for (const auto& [group, tiles] : tiles_of_group) EXPECT_EQ(tiles.size(), 1u);
-}
-
 // A space of 3 parameters with 8 values each, all valid.
 TuneSpace gridSpace() {
   TuneSpace space;
@@ -209,10 +185,7 @@ TuneSpace gridSpace() {
   space.values = {{1, 2, 3, 4, 5, 6, 7, 8}, {1, 2, 3, 4, 5, 6, 7, 8}, {1, 2, 3, 4, 5, 6, 7, 8}};
   for (int a = 1; a <= 8; ++a)
     for (int b = 1; b <= 8; ++b)
-      for (int c = 1; c <= 8; ++c) {
-        space.valid.push_back({a, b, c});
-        space.launch_group.push_back(std::size_t((a - 1) * 8 + (b - 1)));  // A and B: the tile
-      }
+      for (int c = 1; c <= 8; ++c) space.valid.push_back({a, b, c});
   space.total = space.valid.size();
   return space;
 }
@@ -233,7 +206,7 @@ TEST(TuneSearch, EveryStrategyStartsAtTheStartAndNeverRepeats) {
   const TuneSpace space = gridSpace();
   const std::size_t start = 100;
   for (auto strategy : {clgemm::TuneStrategy::kFull, clgemm::TuneStrategy::kRandom,
-                        clgemm::TuneStrategy::kAnneal, clgemm::TuneStrategy::kTileFirst}) {
+                        clgemm::TuneStrategy::kAnneal}) {
     auto search = clgemm::makeTuneSearch(strategy, space, start, space.valid.size(), 7);
     const auto seen = drain(*search, 10000, [](std::size_t i) { return double(i % 13); });
     ASSERT_EQ(seen.size(), space.valid.size()) << clgemm::strategyName(strategy);
@@ -246,8 +219,7 @@ TEST(TuneSearch, EveryStrategyStartsAtTheStartAndNeverRepeats) {
 TEST(TuneSearch, OrdersAreDeterministicPerSeed) {
   const TuneSpace space = gridSpace();
   auto score = [](std::size_t i) { return double((i * 7919) % 101); };
-  for (auto strategy : {clgemm::TuneStrategy::kRandom, clgemm::TuneStrategy::kAnneal,
-                        clgemm::TuneStrategy::kTileFirst}) {
+  for (auto strategy : {clgemm::TuneStrategy::kRandom, clgemm::TuneStrategy::kAnneal}) {
     auto a = clgemm::makeTuneSearch(strategy, space, std::nullopt, 40, 1);
     auto b = clgemm::makeTuneSearch(strategy, space, std::nullopt, 40, 1);
     auto c = clgemm::makeTuneSearch(strategy, space, std::nullopt, 40, 2);
@@ -289,7 +261,7 @@ TEST(TuneSearch, SeedsComeFirstAndAnnealingWalksOnFromTheBest) {
     return 1000.0 / (1.0 + std::abs(c[0] - 6) + std::abs(c[1] - 3) + std::abs(c[2] - 7));
   };
   for (auto strategy : {clgemm::TuneStrategy::kFull, clgemm::TuneStrategy::kRandom,
-                        clgemm::TuneStrategy::kAnneal, clgemm::TuneStrategy::kTileFirst}) {
+                        clgemm::TuneStrategy::kAnneal}) {
     auto search = clgemm::makeTuneSearch(strategy, space, seeds, 100, 5);
     const auto seen = drain(*search, 100, score);
     ASSERT_GE(seen.size(), 3u);
@@ -329,42 +301,6 @@ TEST(TuneSearch, AnnealingCoolsAsItsTimeRunsOut) {
   auto rugged = [](std::size_t i) { return 1000.0 + double((i * 7919) % 101); };
   EXPECT_NE(walk(1.0, rugged), walk(0.0, rugged))
       << "the search did not ask how much of its time was used";
-}
-
-// Tile first: after the seeds, one configuration of each launch shape the seeds do not cover (here
-// each A x B), with the other parameters as the first seed has them, then a walk from the best.
-TEST(TuneSearch, TileFirstTriesEveryTileOnceThenWalksOnFromTheBest) {
-  const TuneSpace space = gridSpace();
-  const std::vector<std::size_t> seeds = {*space.find({1, 8, 5}), *space.find({2, 2, 2})};
-  // The best C is 7 and the best tile A=6 B=3; C matters less than the tile.
-  auto score = [&](std::size_t i) {
-    const Config& c = space.valid[i];
-    return 1000.0 / (1.0 + 4.0 * (std::abs(c[0] - 6) + std::abs(c[1] - 3)) + std::abs(c[2] - 7));
-  };
-  auto search = clgemm::makeTuneSearch(clgemm::TuneStrategy::kTileFirst, space, seeds, 200, 11);
-  const auto seen = drain(*search, 200, score);
-  ASSERT_EQ(seen.size(), 200u);
-  EXPECT_EQ(seen[0], seeds[0]);
-  EXPECT_EQ(seen[1], seeds[1]);
-  std::set<std::size_t> tiles;
-  for (std::size_t i = 2; i < 64; ++i) {
-    const Config& c = space.valid[seen[i]];
-    EXPECT_EQ(c[2], 5) << "a tile's other parameters are not the first seed's";
-    tiles.insert(space.launch_group[seen[i]]);
-  }
-  tiles.insert(space.launch_group[seeds[0]]);
-  tiles.insert(space.launch_group[seeds[1]]);
-  EXPECT_EQ(tiles.size(), 64u) << "the first 64 proposals do not cover every tile once";
-  EXPECT_EQ(std::set<std::size_t>(seen.begin(), seen.end()).size(), seen.size());
-  // The walk from the best tile (A=6 B=3, C=5) reaches the peak C=7 soon after.
-  EXPECT_TRUE(std::count(seen.begin() + 64, seen.begin() + 100, *space.find({6, 3, 7})))
-      << "the walk did not go on from the best tile";
-  // With a small budget the tiles take at most half of it.
-  auto small = clgemm::makeTuneSearch(clgemm::TuneStrategy::kTileFirst, space, seeds, 20, 11);
-  const auto first = drain(*small, 20, [](std::size_t) { return 1.0; });
-  std::set<std::size_t> c_values;
-  for (std::size_t i = 12; i < first.size(); ++i) c_values.insert(space.valid[first[i]][2]);
-  EXPECT_GT(c_values.size(), 1u) << "the walk after ten tiles never moved C";
 }
 
 TEST(TuneSearch, AutoIsFullWhenTheBudgetCoversTheSpace) {

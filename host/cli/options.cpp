@@ -68,7 +68,7 @@ cxxopts::Options makeParser() {
     ("build-log", "print each kernel's build log (e.g. ptxas's register report) to stderr")
     ("budget", "clgemm tune: configurations to evaluate (default 50 without --time)", cxxopts::value<std::string>(), "N")
     ("time", "clgemm tune: start no new candidate after this many seconds", cxxopts::value<std::string>(), "S")
-    ("strategy", "clgemm tune: full, random, anneal, tile-first or auto (full when the budget covers the space, else anneal)", cxxopts::value<std::string>()->default_value("auto"), "HOW")
+    ("strategy", "clgemm tune: full, random, anneal or auto (full when the budget covers the space, else anneal)", cxxopts::value<std::string>()->default_value("auto"), "HOW")
     ("confirm", "clgemm tune: time the 3 fastest and the start side by side in N rounds before storing the best (0: store the search's fastest)", cxxopts::value<std::string>()->default_value("3"), "N")
     ("space", "clgemm tune: the values to try for one parameter, replacing the kernel's (repeatable)",
      cxxopts::value<std::vector<std::string>>(), "NAME=V1,V2");
@@ -275,7 +275,7 @@ std::string helpText() {
          "throughput and global memory bandwidth and\n      stores them, so later runs report "
          "pct_peak and each kernel's roofline bound\n"
          "  clgemm tune --kernel NAME [--size S | -m M -n N -k K] [--budget N] [--time S]\n"
-         "              [--strategy full|random|anneal|tile-first] [--space NAME=V1,V2] [-D "
+         "              [--strategy full|random|anneal] [--space NAME=V1,V2] [-D "
          "NAME=VALUE] "
          "[--store DIR]\n"
          "      searches the kernel's parameters on the device, verifying and timing each "
@@ -408,12 +408,11 @@ Options parseOptions(int argc, const char* const argv[]) {
   o.confirm_rounds = parseAtLeast("--confirm", text("confirm"), 0);
   if (result.count("time")) o.time_limit = parseSeconds("--time", text("time"));
   const std::string strategy =
-      oneOf("--strategy", text("strategy"), {"auto", "full", "random", "anneal", "tile-first"});
-  o.strategy = strategy == "full"         ? TuneStrategy::kFull
-               : strategy == "random"     ? TuneStrategy::kRandom
-               : strategy == "anneal"     ? TuneStrategy::kAnneal
-               : strategy == "tile-first" ? TuneStrategy::kTileFirst
-                                          : TuneStrategy::kAuto;
+      oneOf("--strategy", text("strategy"), {"auto", "full", "random", "anneal"});
+  o.strategy = strategy == "full"     ? TuneStrategy::kFull
+               : strategy == "random" ? TuneStrategy::kRandom
+               : strategy == "anneal" ? TuneStrategy::kAnneal
+                                      : TuneStrategy::kAuto;
   if (result.count("space")) {
     for (const auto& item : result["space"].as<std::vector<std::string>>()) {
       SpaceOverride parsed = parseSpaceOverride(item);

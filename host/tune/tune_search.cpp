@@ -181,36 +181,6 @@ class AnnealSearch : public TuneSearch {
   std::size_t proposed_ = 0, recorded_ = 0;
 };
 
-// One configuration per launch group (TuneSpace::launch_group), the seeds' groups left out (the
-// seeds stand for them), in a random order: of each group the one that differs from `reference`
-// in the fewest parameters (the first in the space's order among equals).
-std::vector<std::size_t> tileRepresentatives(const TuneSpace& space,
-                                             const std::vector<std::size_t>& seeds,
-                                             std::uint64_t seed) {
-  const std::size_t n = space.valid.size();
-  std::size_t groups = 0;
-  for (std::size_t g : space.launch_group) groups = std::max(groups, g + 1);
-  std::vector<bool> covered(groups, false);
-  for (std::size_t i : seeds) covered[space.launch_group[i]] = true;
-  const Config* reference = seeds.empty() ? nullptr : &space.valid[seeds.front()];
-  auto distance = [&](std::size_t i) {
-    std::size_t d = 0;
-    if (reference)
-      for (std::size_t p = 0; p < reference->size(); ++p) d += space.valid[i][p] != (*reference)[p];
-    return d;
-  };
-  constexpr std::size_t kNone = std::size_t(-1);
-  std::vector<std::size_t> pick(groups, kNone);
-  for (std::size_t i = 0; i < n; ++i) {
-    std::size_t& best = pick[space.launch_group[i]];
-    if (best == kNone || distance(i) < distance(best)) best = i;
-  }
-  std::vector<std::size_t> tiles;
-  for (std::size_t g : shuffled(groups, seed))
-    if (!covered[g] && pick[g] != kNone) tiles.push_back(pick[g]);
-  return tiles;
-}
-
 }  // namespace
 
 std::string strategyName(TuneStrategy strategy) {
@@ -223,8 +193,6 @@ std::string strategyName(TuneStrategy strategy) {
       return "random";
     case TuneStrategy::kAnneal:
       return "anneal";
-    case TuneStrategy::kTileFirst:
-      return "tile-first";
   }
   return "auto";
 }
@@ -241,15 +209,6 @@ std::unique_ptr<TuneSearch> makeTuneSearch(TuneStrategy strategy, const TuneSpac
       return std::make_unique<OrderedSearch>(shuffled(space.valid.size(), seed), first);
     case TuneStrategy::kAnneal:
       return std::make_unique<AnnealSearch>(space, first, budget, seed, std::move(cooling));
-    case TuneStrategy::kTileFirst: {
-      // The tiles are seeds of the walk: proposed after the given seeds, the walk starting from
-      // the best of all of them.
-      std::vector<std::size_t> with_tiles = first;
-      const std::size_t room = std::max<std::size_t>(1, budget / 2);
-      for (std::size_t i : tileRepresentatives(space, first, seed))
-        if (with_tiles.size() < first.size() + room) with_tiles.push_back(i);
-      return std::make_unique<AnnealSearch>(space, with_tiles, budget, seed, std::move(cooling));
-    }
     default:
       return std::make_unique<OrderedSearch>(inOrder(space.valid.size()), first);
   }

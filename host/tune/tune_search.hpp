@@ -19,11 +19,7 @@ enum class TuneStrategy {
   kAuto,    // full when the budget covers the space, else anneal
   kFull,    // every valid configuration in order
   kRandom,  // a random order of the valid configurations
-  kAnneal,  // simulated annealing over neighbouring values, one parameter step at a time
-  // One configuration of each launch shape (block and thread tile) first, in a random order, each
-  // with the other parameters as near the first seed's as the space allows; then annealing from
-  // the best found. At most half the budget goes to the tiles.
-  kTileFirst
+  kAnneal   // simulated annealing over neighbouring values, one parameter step at a time
 };
 
 std::string strategyName(TuneStrategy strategy);

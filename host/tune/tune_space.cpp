@@ -129,20 +129,14 @@ TuneSpace buildTuneSpace(const Variant& variant, const DeviceInfo& device, const
   // Odometer over the candidate values, last parameter fastest: the valid list comes out sorted,
   // which find() relies on.
   std::vector<std::size_t> at(space.names.size(), 0);
-  std::map<std::pair<std::array<std::size_t, 2>, std::array<std::size_t, 2>>, std::size_t> shapes;
   for (std::uint64_t n = 0; n < space.total; ++n) {
     Config config(at.size());
     for (std::size_t i = 0; i < at.size(); ++i) config[i] = space.values[i][at[i]];
     const ResolvedDefines defines = configDefines(variant, space, config, user);
-    if (const auto issue = configIssue(variant, device, size, defines)) {
+    if (const auto issue = configIssue(variant, device, size, defines))
       addExclusion(space, issue->kind, issue->message);
-    } else {
+    else
       space.valid.push_back(config);
-      const LaunchShape launch = variant.shape(defines, size.m, size.n);
-      const auto key = std::make_pair(launch.global, launch.local);
-      space.launch_group.push_back(
-          shapes.emplace(key, shapes.size()).first->second);  // a new shape takes the next number
-    }
     for (std::size_t i = at.size(); i-- > 0;) {
       if (++at[i] < space.values[i].size()) break;
       at[i] = 0;

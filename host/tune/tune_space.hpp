@@ -32,11 +32,7 @@ struct TuneSpace {
   std::vector<std::string> names;        // the variant's parameters, in registry order
   std::vector<std::vector<int>> values;  // the candidate values of each, ascending
   std::vector<Config> valid;             // the configurations worth building, in odometer order
-  // For each valid configuration, which launch shape it has (work-group and grid at the problem's
-  // size): configurations with the same block and thread tile share a number, whatever their
-  // K-step, padding or work-group order. The tile-first search walks one of each first.
-  std::vector<std::size_t> launch_group;
-  std::uint64_t total = 0;  // every combination, before pruning
+  std::uint64_t total = 0;               // every combination, before pruning
   // Configurations pruned, by reason, with the first one's message as an example.
   struct Exclusion {
     std::string kind;  // "constraints", "work-group size" or "local memory"
