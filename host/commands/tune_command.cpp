@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
+#include <thread>
 
 #include "check/result_check.hpp"
 #include "opencl/cl_check.hpp"
@@ -37,6 +38,10 @@ namespace clgemm {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// Kernels the tuner compiles at once: one per core, at most eight (a batch is also what the walk
+// proposes before it hears any of their scores).
+unsigned tuneBuildThreads() { return std::clamp(std::thread::hardware_concurrency(), 1u, 8u); }
 
 const Variant& tunedVariant(const Options& o) {
   const auto chosen = parseVariantList(o.kernels);
@@ -124,7 +129,6 @@ CandidateResult evaluate(const Variant& v, const TuneSpace& space, const Config&
     r.status = "invalid";
     r.reason = briefReason(e.what());
   }
-  session.programs().clear();
   return r;
 }
 
@@ -322,40 +326,77 @@ int runTune(const Options& o, std::ostream& out, std::ostream& err) {
     return std::chrono::duration_cast<Clock::duration>(
         std::chrono::duration<double>(std::min(seconds, 0.25 * *o.time_limit)));
   };
-  while (summary.results.size() < budget) {
+  // Candidates are taken in batches, one per build thread: the batch's kernels compile at once
+  // (most of a candidate's time is the compiler's), then run one after the other. A search
+  // proposes from what it has recorded, so a batch holds neighbours of one step of the walk.
+  const unsigned build_threads = tuneBuildThreads();
+  bool stopped = false;
+  while (!stopped && summary.results.size() < budget) {
     if (InterruptGuard::requested()) {
       summary.interrupted = true;
       break;
     }
     if (deadline && Clock::now() + confirmation_reserve() >= *deadline) break;
-    const auto index = search->next();
-    if (!index) break;
-    const Config& config = space.valid[*index];
-    CandidateResult result;
-    if (const CandidateResult* cached = cache.find(config)) {
-      result = *cached;
-      // The progress line counts what this run evaluates.
-      progress.setTotal(budget - ++cache_hits);
-    } else {
-      progress.step(space.describe(config) + " (best " + best_text + ")");
-      bool lost_session = false;
-      const auto evaluation_began = Clock::now();
-      result = evaluate(v, space, config, o, *session, problem, check, lost_session);
-      evaluation_seconds += std::chrono::duration<double>(Clock::now() - evaluation_began).count();
-      ++evaluations;
-      cache.append(result);
-      if (lost_session) {
-        // An error may leave the context unusable; the next candidate gets a fresh one.
-        session.emplace(device, source);
-        session->upload(problem);
+    std::vector<std::size_t> batch;
+    while (batch.size() < build_threads && summary.results.size() + batch.size() < budget) {
+      const auto index = search->next();
+      if (!index) break;
+      batch.push_back(*index);
+    }
+    if (batch.empty()) break;
+    const auto building = Clock::now();
+    std::vector<std::string> to_build;
+    for (std::size_t index : batch) {
+      if (cache.find(space.valid[index])) continue;
+      try {
+        to_build.push_back(
+            clKernelBuildOptions(v, configDefines(v, space, space.valid[index], o.defines), problem,
+                                 device.info, o.cl_options));
+      } catch (const Error&) {
+        // evaluate() reports it with the candidate
       }
     }
-    search->record(*index, result.status == "ok" ? *result.gflops : 0.0);
-    if (result.status == "ok" && (!best || *result.gflops > *best)) {
-      best = result.gflops;
-      best_text = fixed(best, 1) + " GFLOP/s: " + space.describe(config);
+    session->programs().prebuild(to_build, build_threads);
+    evaluation_seconds += std::chrono::duration<double>(Clock::now() - building).count();
+    for (std::size_t at = 0; at < batch.size(); ++at) {
+      if (at > 0 && InterruptGuard::requested()) {
+        summary.interrupted = stopped = true;
+        break;
+      }
+      if (at > 0 && deadline && Clock::now() + confirmation_reserve() >= *deadline) {
+        stopped = true;
+        break;
+      }
+      const std::size_t index = batch[at];
+      const Config& config = space.valid[index];
+      CandidateResult result;
+      if (const CandidateResult* cached = cache.find(config)) {
+        result = *cached;
+        // The progress line counts what this run evaluates.
+        progress.setTotal(budget - ++cache_hits);
+      } else {
+        progress.step(space.describe(config) + " (best " + best_text + ")");
+        bool lost_session = false;
+        const auto evaluation_began = Clock::now();
+        result = evaluate(v, space, config, o, *session, problem, check, lost_session);
+        evaluation_seconds +=
+            std::chrono::duration<double>(Clock::now() - evaluation_began).count();
+        ++evaluations;
+        cache.append(result);
+        if (lost_session) {
+          // An error may leave the context unusable; the next candidate gets a fresh one.
+          session.emplace(device, source);
+          session->upload(problem);
+        }
+      }
+      search->record(index, result.status == "ok" ? *result.gflops : 0.0);
+      if (result.status == "ok" && (!best || *result.gflops > *best)) {
+        best = result.gflops;
+        best_text = fixed(best, 1) + " GFLOP/s: " + space.describe(config);
+      }
+      summary.results.push_back(result);
     }
-    summary.results.push_back(result);
+    session->programs().clear();
   }
   progress.finish();
   summary.seconds = std::chrono::duration<double>(Clock::now() - began).count();
@@ -375,7 +416,7 @@ int runTune(const Options& o, std::ostream& out, std::ostream& err) {
     };
     summary.confirmation =
         confirmCandidates(ConfirmationRun{v, space, o.defines, o.cl_options, o.warmup, o.reps,
-                                          *session, problem, check},
+                                          build_threads, *session, problem, check},
                           summary.results, to_confirm, o.confirm_rounds, may_start_round,
                           [&](const std::string& what) { confirming.step("confirming " + what); });
     confirming.finish();

@@ -1,5 +1,9 @@
 #include "opencl/program.hpp"
 
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
 #include "opencl/cl_check.hpp"
 #include "opencl/ptx_arch.hpp"
 #include "util/errors.hpp"
@@ -16,7 +20,43 @@ ProgramCache::ProgramCache(cl::Context context, cl::Device device, std::string s
 const BuiltProgram& ProgramCache::get(const std::string& options) {
   const auto found = built_.find(options);
   if (found != built_.end()) return found->second;
+  if (const auto failed = failed_.find(options); failed != failed_.end())
+    std::rethrow_exception(failed->second);
+  return built_.emplace(options, build(options)).first->second;
+}
 
+void ProgramCache::prebuild(const std::vector<std::string>& options, unsigned threads) {
+  std::vector<std::string> wanted;
+  for (const auto& o : options)
+    if (!built_.count(o) && !failed_.count(o) &&
+        std::find(wanted.begin(), wanted.end(), o) == wanted.end())
+      wanted.push_back(o);
+  std::vector<BuiltProgram> built(wanted.size());
+  std::vector<std::exception_ptr> errors(wanted.size());
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i; (i = next++) < wanted.size();) {
+      try {
+        built[i] = build(wanted[i]);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    }
+  };
+  const std::size_t count = std::min<std::size_t>(std::max(threads, 1u), wanted.size());
+  std::vector<std::thread> pool;
+  for (std::size_t t = 1; t < count; ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  for (std::size_t i = 0; i < wanted.size(); ++i) {
+    if (errors[i])
+      failed_.emplace(wanted[i], errors[i]);
+    else
+      built_.emplace(wanted[i], std::move(built[i]));
+  }
+}
+
+BuiltProgram ProgramCache::build(const std::string& options) const {
   BuiltProgram built;
   built.options = options;
   try {
@@ -42,12 +82,12 @@ const BuiltProgram& ProgramCache::get(const std::string& options) {
   }
   if (status != CL_SUCCESS) throw ClError("clBuildProgram", status);
   if (source_.find(kArchSpecificMarker) != std::string::npos) rebuildArchSpecific(built);
-  return built_.emplace(options, std::move(built)).first->second;
+  return built;
 }
 
 // See ptx_arch.hpp. Only programs whose PTX still holds the marker (the kernel that needs the
 // instructions was compiled in) are built again.
-void ProgramCache::rebuildArchSpecific(BuiltProgram& built) {
+void ProgramCache::rebuildArchSpecific(BuiltProgram& built) const {
   std::string ptx;
   try {
     const auto binaries = built.program.getInfo<CL_PROGRAM_BINARIES>();

@@ -53,18 +53,8 @@ class ClKernelRunner : public ClGemmRunner {
       for (const int operand : {0, 1})
         checkVariantConfig(session.info(), variant, defines, packShape(variant, operand));
     }
-    // Only this variant's section of kernels.cl is compiled (see the file's header).
-    std::string options =
-        "-D CLGEMM_ONE_KERNEL -D KERNEL_" + variant.entry + " " + defines.compilerOptions();
-    if (variant.problem_defines) {
-      for (const auto& d : variant.problem_defines(defines, problem.m, problem.n, problem.k)) {
-        options += " -D " + d.name + "=" + d.value;
-        derived_.push_back(d);
-      }
-    }
-    const std::string report = registerReportOption(session.info());
-    if (!report.empty()) options += " " + report;
-    if (!extra_options.empty()) options += " " + extra_options;
+    const std::string options =
+        clKernelBuildOptions(variant, defines, problem, session.info(), extra_options, &derived_);
     const BuiltProgram& built = session.programs().get(options);
     if (log)
       *log << "clgemm: build log of " << variant.name << " (" << options << "):\n"
@@ -295,6 +285,25 @@ class ClKernelRunner : public ClGemmRunner {
 };
 
 }  // namespace
+
+std::string clKernelBuildOptions(const Variant& variant, const ResolvedDefines& defines,
+                                 const Problem& problem, const DeviceInfo& device,
+                                 const std::string& extra_options,
+                                 std::vector<ResolvedDefine>* derived) {
+  // Only this variant's section of kernels.cl is compiled (see the file's header).
+  std::string options =
+      "-D CLGEMM_ONE_KERNEL -D KERNEL_" + variant.entry + " " + defines.compilerOptions();
+  if (variant.problem_defines) {
+    for (const auto& d : variant.problem_defines(defines, problem.m, problem.n, problem.k)) {
+      options += " -D " + d.name + "=" + d.value;
+      if (derived) derived->push_back(d);
+    }
+  }
+  const std::string report = registerReportOption(device);
+  if (!report.empty()) options += " " + report;
+  if (!extra_options.empty()) options += " " + extra_options;
+  return options;
+}
 
 std::unique_ptr<ClGemmRunner> makeClKernelRunner(const Variant& variant,
                                                  const ResolvedDefines& defines, ClSession& session,

@@ -79,6 +79,14 @@ struct ClOperands {
   cl::CommandQueue queue;
 };
 
+// The compiler options the runner builds `variant` with (its defines, those derived from the
+// problem, which go to `derived` where given, the register report, `extra_options`): what the
+// tuner prebuilds with ProgramCache::prebuild.
+std::string clKernelBuildOptions(const Variant& variant, const ResolvedDefines& defines,
+                                 const Problem& problem, const DeviceInfo& device,
+                                 const std::string& extra_options,
+                                 std::vector<ResolvedDefine>* derived = nullptr);
+
 // Checks the constraints and the launch, builds the kernel and checks it against the device:
 // every usage problem surfaces here, before anything runs.
 // `extra_options` go to the compiler after the defines; with `log` set the build log is written

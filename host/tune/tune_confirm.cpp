@@ -50,6 +50,17 @@ std::vector<ConfirmedCandidate> confirmCandidates(
   std::vector<ConfirmedCandidate> confirmed(candidates.size());
   std::vector<std::unique_ptr<ClGemmRunner>> runners(candidates.size());
   std::vector<float> c;
+  std::vector<std::string> to_build;
+  for (std::size_t i : candidates) {
+    try {
+      to_build.push_back(clKernelBuildOptions(
+          run.variant, configDefines(run.variant, run.space, results[i].config, run.user_defines),
+          run.problem, run.session.info(), run.cl_options));
+    } catch (const Error&) {
+      // the runner below reports it
+    }
+  }
+  run.session.programs().prebuild(to_build, run.build_threads);
   // Built once each, and checked on the first run: a kernel that verified once in the search and
   // fails now (a race, a fault that depends on timing) must not be stored.
   for (std::size_t i = 0; i < candidates.size(); ++i) {
@@ -61,7 +72,6 @@ std::vector<ConfirmedCandidate> confirmCandidates(
           configDefines(run.variant, run.space, config, run.user_defines);
       runners[i] = makeClKernelRunner(run.variant, defines, run.session, run.problem,
                                       run.cl_options, nullptr);
-      run.session.programs().clear();
       runners[i]->run(0, 1, c);
       const Verdict judged = judgeRun(run.check(c, errorThresholdFor(run.variant.arithmetic)),
                                       runners[i]->checkMemory(), "wrong result");
@@ -71,6 +81,7 @@ std::vector<ConfirmedCandidate> confirmCandidates(
     }
     if (entry.status != "ok") runners[i].reset();
   }
+  run.session.programs().clear();  // the kernels keep what they need
 
   using Clock = std::chrono::steady_clock;
   for (int round = 0; round < rounds; ++round) {

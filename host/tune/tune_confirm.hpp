@@ -46,6 +46,7 @@ struct ConfirmationRun {
   const std::vector<UserDefine>& user_defines;
   const std::string& cl_options;
   int warmup = 0, reps = 0;
+  unsigned build_threads = 1;  // kernels compiled at once
   ClSession& session;
   const Problem& problem;
   const ResultCheck& check;
