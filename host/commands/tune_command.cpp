@@ -39,9 +39,15 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Kernels the tuner compiles at once: one per core, at most eight (a batch is also what the walk
-// proposes before it hears any of their scores).
-unsigned tuneBuildThreads() { return std::clamp(std::thread::hardware_concurrency(), 1u, 8u); }
+// Kernels the tuner compiles at once, and so the candidates the walk proposes before it hears
+// their scores. On NVIDIA's driver 8 at once compiled 2.2x the candidates of one at a time but
+// slowed the walk's first climb (90% of the best known after 32 s instead of 7-17), hence 4 for a
+// GPU; pocl compiles one program at a time (8 at once ran 3 candidates in 46 s on a Xeon, one at
+// a time 13 in 60), and its kernels run on the same cores, hence 1 for a CPU device.
+unsigned tuneBuildThreads(const DeviceInfo& device) {
+  if (!device.is_gpu) return 1;
+  return std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
+}
 
 const Variant& tunedVariant(const Options& o) {
   const auto chosen = parseVariantList(o.kernels);
@@ -312,16 +318,17 @@ int runTune(const Options& o, std::ostream& out, std::ostream& err) {
   // candidate it would confirm now (as long as a search evaluation takes: on the H200 the
   // confirmation took 1.5-3.5 s where the timed runs alone needed 0.5), then their timed runs in
   // every round, with a margin; never more than a quarter of the time.
-  double evaluation_seconds = 0.0;
-  std::size_t evaluations = 0;
+  double build_seconds = 0.0, evaluation_seconds = 0.0;
+  std::size_t builds = 0, evaluations = 0;
   auto confirmation_reserve = [&] {
     if (o.confirm_rounds == 0 || !o.time_limit || evaluations == 0) return Clock::duration::zero();
     const auto chosen = confirmationCandidates(summary.results, rankCandidates(summary.results),
                                                start, kConfirmedCandidates);
     double ms = 0.0;
     for (std::size_t i : chosen) ms += *summary.results[i].ms_median;
-    const double per_build = evaluation_seconds / double(evaluations);
-    const double seconds = double(chosen.size()) * per_build +
+    const double per_candidate =
+        (builds ? build_seconds / double(builds) : 0.0) + evaluation_seconds / double(evaluations);
+    const double seconds = double(chosen.size()) * per_candidate +
                            1.5 * double(o.confirm_rounds) * double(o.warmup + o.reps) * ms * 1e-3;
     return std::chrono::duration_cast<Clock::duration>(
         std::chrono::duration<double>(std::min(seconds, 0.25 * *o.time_limit)));
@@ -329,7 +336,7 @@ int runTune(const Options& o, std::ostream& out, std::ostream& err) {
   // Candidates are taken in batches, one per build thread: the batch's kernels compile at once
   // (most of a candidate's time is the compiler's), then run one after the other. A search
   // proposes from what it has recorded, so a batch holds neighbours of one step of the walk.
-  const unsigned build_threads = tuneBuildThreads();
+  const unsigned build_threads = tuneBuildThreads(device.info);
   bool stopped = false;
   while (!stopped && summary.results.size() < budget) {
     if (InterruptGuard::requested()) {
@@ -357,7 +364,8 @@ int runTune(const Options& o, std::ostream& out, std::ostream& err) {
       }
     }
     session->programs().prebuild(to_build, build_threads);
-    evaluation_seconds += std::chrono::duration<double>(Clock::now() - building).count();
+    build_seconds += std::chrono::duration<double>(Clock::now() - building).count();
+    builds += to_build.size();
     for (std::size_t at = 0; at < batch.size(); ++at) {
       if (at > 0 && InterruptGuard::requested()) {
         summary.interrupted = stopped = true;
