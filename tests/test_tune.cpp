@@ -165,19 +165,19 @@ TEST(Tune, TheStartIsConfirmedBesideTheFastest) {
   TempDir store;
   // TSM x TSN over 8, 16, 32, 64 (16 configurations, 13 besides the three fastest); the start is
   // the defaults' 64 x 64.
-  const auto r = runClgemm(tune(store, {"--kernel",   "regtile2d",
-                                        "--size",     "64",
-                                        "--space",    "TSM=8,16,32,64",
-                                        "--space",    "TSN=8,16,32,64",
-                                        "-D",         "TSK=8",
-                                        "-D",         "WPTM=2",
-                                        "-D",         "WPTN=2",
-                                        "-D",         "PAD=1",
-                                        "--reps",     "2",
-                                        "--warmup",   "0",
-                                        "--confirm",  "2",
-                                        "--format",   "json",
-                                        "--progress", "off"}));
+  const std::vector<std::string> args = tune(store, {"--kernel",   "regtile2d",
+                                                     "--size",     "64",
+                                                     "--space",    "TSM=8,16,32,64",
+                                                     "--space",    "TSN=8,16,32,64",
+                                                     "-D",         "TSK=8",
+                                                     "-D",         "WPTM=2",
+                                                     "-D",         "WPTN=2",
+                                                     "-D",         "PAD=1",
+                                                     "--reps",     "2",
+                                                     "--warmup",   "0",
+                                                     "--confirm",  "2",
+                                                     "--progress", "off"});
+  const auto r = runClgemm(args + std::vector<std::string>{"--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json doc = parse(r);
   const json& start = doc["start"]["defines"];
@@ -194,18 +194,7 @@ TEST(Tune, TheStartIsConfirmedBesideTheFastest) {
   }
   EXPECT_TRUE(start_confirmed);
   // The table shows the side-by-side timing and marks the start and the winner.
-  const auto table = runClgemm(tune(store, {"--kernel",   "regtile2d",
-                                            "--size",     "64",
-                                            "--space",    "TSM=8,16,32,64",
-                                            "--space",    "TSN=8,16,32,64",
-                                            "-D",         "TSK=8",
-                                            "-D",         "WPTM=2",
-                                            "-D",         "WPTN=2",
-                                            "-D",         "PAD=1",
-                                            "--reps",     "2",
-                                            "--warmup",   "0",
-                                            "--confirm",  "2",
-                                            "--progress", "off"}));
+  const auto table = runClgemm(args);
   ASSERT_EQ(table.exit_code, 0) << table.err;
   EXPECT_NE(table.out.find("confirmed side by side (2 interleaved rounds"), std::string::npos)
       << table.out;

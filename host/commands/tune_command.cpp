@@ -354,16 +354,11 @@ int runTune(const Options& o, std::ostream& out, std::ostream& err) {
     if (batch.empty()) break;
     const auto building = Clock::now();
     std::vector<std::string> to_build;
-    for (std::size_t index : batch) {
-      if (cache.find(space.valid[index])) continue;
-      try {
-        to_build.push_back(
-            clKernelBuildOptions(v, configDefines(v, space, space.valid[index], o.defines), problem,
-                                 device.info, o.cl_options));
-      } catch (const Error&) {
-        // evaluate() reports it with the candidate
-      }
-    }
+    for (std::size_t index : batch)
+      if (!cache.find(space.valid[index]))
+        if (auto options = configBuildOptions(v, space, space.valid[index], o.defines, problem,
+                                              device.info, o.cl_options))
+          to_build.push_back(std::move(*options));
     session->programs().prebuild(to_build, build_threads);
     build_seconds += std::chrono::duration<double>(Clock::now() - building).count();
     builds += to_build.size();

@@ -51,15 +51,11 @@ std::vector<ConfirmedCandidate> confirmCandidates(
   std::vector<std::unique_ptr<ClGemmRunner>> runners(candidates.size());
   std::vector<float> c;
   std::vector<std::string> to_build;
-  for (std::size_t i : candidates) {
-    try {
-      to_build.push_back(clKernelBuildOptions(
-          run.variant, configDefines(run.variant, run.space, results[i].config, run.user_defines),
-          run.problem, run.session.info(), run.cl_options));
-    } catch (const Error&) {
-      // the runner below reports it
-    }
-  }
+  for (std::size_t i : candidates)
+    if (auto options =
+            configBuildOptions(run.variant, run.space, results[i].config, run.user_defines,
+                               run.problem, run.session.info(), run.cl_options))
+      to_build.push_back(std::move(*options));
   run.session.programs().prebuild(to_build, run.build_threads);
   // Built once each, and checked on the first run: a kernel that verified once in the search and
   // fails now (a race, a fault that depends on timing) must not be stored.

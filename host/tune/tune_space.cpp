@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "run/launch.hpp"
+#include "run/variant_runner.hpp"
 #include "util/errors.hpp"
 
 namespace clgemm {
@@ -163,6 +164,19 @@ ResolvedDefines configDefines(const Variant& variant, const TuneSpace& space, co
     if (std::find(space.names.begin(), space.names.end(), d.name) == space.names.end())
       defines.push_back(d);
   return ResolvedDefines(variant.params, defines);
+}
+
+std::optional<std::string> configBuildOptions(const Variant& variant, const TuneSpace& space,
+                                              const Config& config,
+                                              const std::vector<UserDefine>& user,
+                                              const Problem& problem, const DeviceInfo& device,
+                                              const std::string& extra_options) {
+  try {
+    return clKernelBuildOptions(variant, configDefines(variant, space, config, user), problem,
+                                device, extra_options);
+  } catch (const Error&) {
+    return std::nullopt;
+  }
 }
 
 }  // namespace clgemm

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "opencl/device.hpp"
+#include "problem/problem.hpp"
 #include "problem/size_list.hpp"
 #include "registry/defines.hpp"
 #include "registry/kernels.hpp"
@@ -65,5 +66,13 @@ std::map<std::string, int> namedConfig(const std::vector<std::string>& names, co
 // The defines of one configuration, the user's other -D passed through, as a run would build them.
 ResolvedDefines configDefines(const Variant& variant, const TuneSpace& space, const Config& config,
                               const std::vector<UserDefine>& user);
+
+// The compiler options one configuration builds with on `problem` (clKernelBuildOptions), so that
+// the tuner can prebuild it; nothing when its defines do not resolve (the runner reports why).
+std::optional<std::string> configBuildOptions(const Variant& variant, const TuneSpace& space,
+                                              const Config& config,
+                                              const std::vector<UserDefine>& user,
+                                              const Problem& problem, const DeviceInfo& device,
+                                              const std::string& extra_options);
 
 }  // namespace clgemm
