@@ -5,18 +5,6 @@
 
 namespace clgemm {
 
-float canaryValue() {
-  float value;
-  std::memcpy(&value, &kCanaryBits, sizeof value);
-  return value;
-}
-
-bool isCanary(float value) {
-  std::uint32_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  return bits == kCanaryBits;
-}
-
 namespace {
 
 bool sameBits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
@@ -45,6 +33,36 @@ void checkGuard(const float* guard, std::size_t count, GuardSide side, const std
     << (side == GuardSide::kAfter ? "after the end of " : "before the start of ") << matrix
     << " (the nearest " << nearest << (side == GuardSide::kAfter ? " past it)" : " before it)");
   out.findings.push_back(s.str());
+}
+
+void checkGaps(const float* stored, const MatrixStorage& s, const std::string& matrix,
+               MemoryCheck& out) {
+  if (!s.hasGaps()) return;
+  const std::size_t line = std::size_t(s.lineLength()), ld = std::size_t(s.ld);
+  std::size_t written = 0, first_line = 0, first_offset = 0;
+  for (std::size_t l = 0; l < s.lines(); ++l) {
+    for (std::size_t i = line; i < ld; ++i) {
+      if (isCanary(stored[l * ld + i])) continue;
+      if (written++ == 0) {
+        first_line = l;
+        first_offset = i;
+      }
+    }
+  }
+  if (written == 0) return;
+  const char* what = s.transposed ? "column" : "row";
+  std::ostringstream text;
+  text << matrix << ": " << written << (written == 1 ? " float" : " floats")
+       << " written into the gaps between its stored " << what << "s (ld " << ld << ", " << what
+       << "s of " << line << "), the first at " << what << " " << first_line << ", offset "
+       << first_offset;
+  out.findings.push_back(text.str());
+}
+
+void gatherResult(const float* stored, const MatrixStorage& storage, std::vector<float>& result,
+                  MemoryCheck& gaps) {
+  gatherMatrix(stored, storage, result);
+  checkGaps(stored, storage, "C", gaps);
 }
 
 void ChangedElements::scan(const float* now, const float* original, std::size_t count,

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "problem/gemm_shape.hpp"
+
 namespace clgemm {
 
 // Canary bytes before and after each matrix. A wrong stride or a missing edge test writes within a
@@ -16,11 +18,8 @@ namespace clgemm {
 inline constexpr std::size_t kGuardBytes = 64 * 1024;
 inline constexpr std::size_t kGuardFloats = kGuardBytes / sizeof(float);
 
-// A quiet NaN with a payload no arithmetic produces: a write into a guard changes its bits, and a
-// read of one that reaches C makes a NaN that verification fails.
-inline constexpr std::uint32_t kCanaryBits = 0x7FC0FFEEu;
-float canaryValue();
-bool isCanary(float value);
+// The canary (kCanaryBits, canaryValue, isCanary) is problem/gemm_shape.hpp's: the gaps between
+// stored lines hold it too.
 
 // What the memory check found after one run; clean when nothing.
 struct MemoryCheck {
@@ -37,6 +36,17 @@ enum class GuardSide { kBefore, kAfter };
 // e.g. "3 floats written after the end of C (the first 1 past it)".
 void checkGuard(const float* guard, std::size_t count, GuardSide side, const std::string& matrix,
                 MemoryCheck& out);
+
+// Adds a finding when a gap of stored matrix `matrix` (the floats between the end of a line and
+// the next, when ld is larger than a line) no longer holds the canary, e.g. "C: 3 floats written
+// into the gaps between its rows (ldc 40, rows of 33), the first at row 2, offset 35".
+void checkGaps(const float* stored, const MatrixStorage& storage, const std::string& matrix,
+               MemoryCheck& out);
+
+// Reads a run's stored C back as the logical matrix `result`, with checkGaps' findings for C in
+// `gaps`.
+void gatherResult(const float* stored, const MatrixStorage& storage, std::vector<float>& result,
+                  MemoryCheck& gaps);
 
 // Elements of a matrix that differ (bit for bit) from the original, counted over one or several
 // chunks, so a device buffer can be compared without a second full copy on the host.

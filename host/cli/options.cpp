@@ -48,6 +48,12 @@ cxxopts::Options makeParser() {
     ("k", "columns of A, rows of B", cxxopts::value<std::string>(), "K")
     ("size", "M = N = K = S (default: 2048 on a GPU, 512 otherwise)", cxxopts::value<std::string>(), "S")
     ("sizes", "a sweep over sizes: 256,512,1000 or 8192x8192x256 items, 256:8192:x2 (geometric), 128:2048:+128 (arithmetic)", cxxopts::value<std::string>(), "LIST")
+    ("layout", "row or col (column-major, as Fortran and cuBLAS store matrices); a list sweeps: row,col", cxxopts::value<std::string>()->default_value("row"), "L")
+    ("trans-a", "op(A): n (A as stored) or t (A transposed: stored K x M); a list sweeps: n,t", cxxopts::value<std::string>()->default_value("n"), "T")
+    ("trans-b", "op(B): n or t (B stored N x K); a list sweeps: n,t", cxxopts::value<std::string>()->default_value("n"), "T")
+    ("lda", "leading dimension of A: elements from one stored row (column, with --layout col) to the next (default: packed)", cxxopts::value<std::string>(), "N")
+    ("ldb", "leading dimension of B (default: packed)", cxxopts::value<std::string>(), "N")
+    ("ldc", "leading dimension of C (default: packed)", cxxopts::value<std::string>(), "N")
     ("alpha", "scalar alpha", cxxopts::value<std::string>()->default_value("1"), "X")
     ("beta", "scalar beta (0: C is not read)", cxxopts::value<std::string>()->default_value("0"), "X")
     ("warmup", "untimed runs before timing", cxxopts::value<std::string>()->default_value("2"), "N")
@@ -148,6 +154,33 @@ std::string oneOf(const std::string& option, const std::string& value,
   throw UsageError(option + " '" + value + "' is not one of " + list);
 }
 
+// A comma-separated list of the words in `allowed`, each once, in the order given (a sweep).
+template <typename T>
+std::vector<T> parseWordList(const std::string& option, const std::string& text,
+                             const std::vector<std::pair<std::string, T>>& allowed) {
+  std::vector<std::string> names;
+  for (const auto& a : allowed) names.push_back(a.first);
+  std::vector<T> values;
+  std::vector<std::string> seen;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    const std::string word = text.substr(start, comma == std::string::npos ? comma : comma - start);
+    if (word.empty())
+      throw UsageError(option + " '" + text + "' has an empty item: give " + names.front() + ", " +
+                       names.back() + " or both, separated by a comma");
+    oneOf(option, word, names);
+    if (std::find(seen.begin(), seen.end(), word) != seen.end())
+      throw UsageError(option + " '" + text + "' names " + word + " twice");
+    seen.push_back(word);
+    for (const auto& a : allowed)
+      if (a.first == word) values.push_back(a.second);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return values;
+}
+
 const std::vector<const char*> kTuneOnly = {"budget", "time", "strategy", "confirm", "space"};
 
 // Each command refuses the options that mean nothing to it, rather than ignoring them.
@@ -160,7 +193,8 @@ void rejectOptions(const cxxopts::ParseResult& result, Command command) {
       refused = {"devices",   "split",   "kernel",  "compare", "threads",  "D",       "m",
                  "n",         "k",       "size",    "sizes",   "alpha",    "beta",    "no-check",
                  "check",     "input-a", "input-b", "input-c", "output-c", "kernels", "cl-options",
-                 "build-log", "explain", "seed",    "warmup"};
+                 "build-log", "explain", "seed",    "warmup",  "layout",   "trans-a", "trans-b",
+                 "lda",       "ldb",     "ldc"};
       refused.insert(refused.end(), kTuneOnly.begin(), kTuneOnly.end());
       name_of_command = "clgemm peak";
       break;
@@ -381,6 +415,30 @@ Options parseOptions(int argc, const char* const argv[]) {
   if (result.count("m")) o.m = parseAtLeast("-m", text("m"), 1);
   if (result.count("n")) o.n = parseAtLeast("-n", text("n"), 1);
   if (result.count("k")) o.k = parseAtLeast("-k", text("k"), 1);
+  o.layouts = parseWordList<Layout>("--layout", text("layout"),
+                                    {{"row", Layout::kRow}, {"col", Layout::kCol}});
+  o.trans_a =
+      parseWordList<Trans>("--trans-a", text("trans-a"), {{"n", Trans::kN}, {"t", Trans::kT}});
+  o.trans_b =
+      parseWordList<Trans>("--trans-b", text("trans-b"), {{"n", Trans::kN}, {"t", Trans::kT}});
+  if (result.count("lda")) o.lda = parseAtLeast("--lda", text("lda"), 1);
+  if (result.count("ldb")) o.ldb = parseAtLeast("--ldb", text("ldb"), 1);
+  if (result.count("ldc")) o.ldc = parseAtLeast("--ldc", text("ldc"), 1);
+  if (!o.devices.empty()) {
+    for (const char* shape : {"layout", "trans-a", "trans-b", "lda", "ldb", "ldc"})
+      if (result.count(shape))
+        throw UsageError("--devices does not go with " + optionFlag(shape) +
+                         ": it splits the rows of packed row-major matrices (row, n, n)");
+  }
+  if (command == Command::kTune) {
+    for (const auto& [name, count] :
+         {std::pair<const char*, std::size_t>{"layout", o.layouts.size()},
+          {"trans-a", o.trans_a.size()},
+          {"trans-b", o.trans_b.size()}})
+      if (count > 1)
+        throw UsageError("clgemm tune searches one problem: give one value to --" +
+                         std::string(name) + " ('" + text(name) + "' sweeps)");
+  }
   o.alpha = parseFloat("--alpha", text("alpha"));
   o.beta = parseFloat("--beta", text("beta"));
   o.warmup = parseAtLeast("--warmup", text("warmup"), 0);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "check/result_check.hpp"
+#include "problem/gemm_shape.hpp"
 #include "problem/size_list.hpp"
 #include "registry/defines.hpp"
 #include "report/report.hpp"
@@ -37,6 +38,10 @@ struct Options {
   std::vector<UserDefine> defines;
   std::optional<int> m, n, k;  // unset: the default size for the device, or the .npy shapes
   std::vector<Shape> sizes;    // --sizes: a sweep; empty: one size from m, n, k
+  // The BLAS shape (problem/gemm_shape.hpp): each list sweeps, every combination at every size.
+  std::vector<Layout> layouts = {Layout::kRow};
+  std::vector<Trans> trans_a = {Trans::kN}, trans_b = {Trans::kN};
+  int lda = 0, ldb = 0, ldc = 0;  // --lda, --ldb, --ldc; 0: packed
   float alpha = 1.0f, beta = 0.0f;
   int warmup = 2;
   int reps = 10;
@@ -59,6 +64,10 @@ struct Options {
   int confirm_rounds = 3;  // --confirm: rounds timing the fastest side by side (tune_confirm.hpp)
   std::vector<SpaceOverride> space;  // --space NAME=V1,V2,...
 };
+
+// Every combination of --layout, --trans-a and --trans-b, in that order of nesting, with the
+// leading dimensions.
+std::vector<GemmShape> gemmShapes(const Options& o);
 
 // Without --budget or --time the tuner evaluates this many configurations.
 inline constexpr int kDefaultTuneBudget = 50;

@@ -108,6 +108,11 @@ Planned plan(const Variant& v, const Options& o, ClSession* session, const Probl
                     "CLGEMM_WITH_OPENBLAS in CMakeLists.txt)";
     return p;
   }
+  if (v.default_shape_only && !problem.shape.isDefault()) {
+    checkConstraints(v, ResolvedDefines(v.params, o.defines));
+    p.skip_reason = defaultShapeOnlyReason(v, shapeLabel(problem.shape));
+    return p;
+  }
   if (session) {
     if (const auto why = unsupportedOn(v, session->info())) {
       // A -D no device could take is still the command line's mistake (exit 2).
@@ -174,6 +179,7 @@ ResultRow runAndVerify(Planned& p, const Options& o, const Problem& problem,
   row.m = problem.m;
   row.n = problem.n;
   row.k = problem.k;
+  row.shape = resolvedShape(problem);
   if (p.defines) row.defines = p.defines->all();
   row.params_file = p.tuned_file;
   row.params_match = p.tuned_match;
@@ -259,7 +265,8 @@ SizeOutcome runSize(const Problem& problem, const std::vector<const Variant*>& c
                     const Options& o, std::optional<ClSession>& session, int threads,
                     const SearchDirs& param_dirs, const std::optional<DevicePeak>& peak,
                     bool write_output, Progress& progress, std::ostream& err) {
-  const std::string size = shapeDims(Shape{problem.m, problem.n, problem.k});
+  const std::string size = shapeDims(Shape{problem.m, problem.n, problem.k}) +
+                           (problem.shape.isDefault() ? "" : " " + shapeLabel(problem.shape));
   // Every variant is checked and built before any runs, so a bad define fails in seconds.
   progress.note(size + ": building kernels");
   std::vector<Planned> planned;
@@ -318,9 +325,13 @@ int runBenchmark(const Options& o, std::ostream& out, std::ostream& err) {
   if (!o.input_a.empty()) loaded = loadProblem(o);
   const std::vector<Shape> shapes = chooseShapes(o, device, loaded);
   // Every size is checked before the first one runs: a sweep never fails at its last size.
+  const std::vector<GemmShape> gemm_shapes =
+      loaded ? std::vector<GemmShape>{loaded->shape} : gemmShapes(o);
   for (const Shape& s : shapes) {
-    if (device) checkProblemFits(device->info, s.m, s.n, s.k);
-    checkHostProblemFits(hostMemoryBytes(), s.m, s.n, s.k);
+    for (const GemmShape& g : gemm_shapes) {
+      if (device) checkProblemFits(device->info, s.m, s.n, s.k, g);
+      checkHostProblemFits(hostMemoryBytes(), s.m, s.n, s.k, g);
+    }
   }
   if (!o.input_c.empty() && o.beta == 0.0f)
     err << "clgemm: note: --input-c is not read because beta is 0\n";
@@ -351,17 +362,24 @@ int runBenchmark(const Options& o, std::ostream& out, std::ostream& err) {
   info.kernel_source = source.origin;
   info.peak = peak;
 
-  Progress progress(err, shapes.size() * chosen.size(), o.progress, stderrIsTerminal());
+  Progress progress(err, shapes.size() * gemm_shapes.size() * chosen.size(), o.progress,
+                    stderrIsTerminal());
   std::vector<ResultRow> rows;
   bool output_written = false;
   for (const Shape& shape : shapes) {
-    const Problem problem =
-        loaded ? std::move(*loaded)
-               : makeRandomProblem(shape.m, shape.n, shape.k, o.alpha, o.beta, o.seed);
-    SizeOutcome outcome = runSize(problem, chosen, o, session, threads, param_dirs, peak,
-                                  !o.output_c.empty(), progress, err);
-    rows.insert(rows.end(), outcome.rows.begin(), outcome.rows.end());
-    output_written = output_written || outcome.output_written;
+    for (const GemmShape& gemm_shape : gemm_shapes) {
+      Problem problem;
+      if (loaded) {
+        problem = std::move(*loaded);
+      } else {
+        problem = makeRandomProblem(shape.m, shape.n, shape.k, o.alpha, o.beta, o.seed);
+        applyShape(problem, gemm_shape);
+      }
+      SizeOutcome outcome = runSize(problem, chosen, o, session, threads, param_dirs, peak,
+                                    !o.output_c.empty(), progress, err);
+      rows.insert(rows.end(), outcome.rows.begin(), outcome.rows.end());
+      output_written = output_written || outcome.output_written;
+    }
   }
   progress.finish();
   if (!o.output_c.empty() && !output_written)

@@ -1,6 +1,7 @@
 #include "problem/problem.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace clgemm {
 namespace {
@@ -42,6 +43,36 @@ Problem makeRandomProblem(int m, int n, int k, float alpha, float beta, std::uin
   p.b = randomMatrix(std::size_t(k) * std::size_t(n), random);
   if (beta != 0.0f) p.c0 = randomMatrix(std::size_t(m) * std::size_t(n), random);
   return p;
+}
+
+GemmShape resolvedShape(const Problem& p) {
+  const GemmStorage s = p.storage();
+  GemmShape shape = p.shape;
+  shape.lda = s.a.ld;
+  shape.ldb = s.b.ld;
+  shape.ldc = s.c.ld;
+  return shape;
+}
+
+void applyShape(Problem& p, const GemmShape& shape) {
+  p.shape = shape;
+  const GemmStorage s = p.storage();  // checks the leading dimensions
+  const float gap = canaryValue();
+  p.a_stored = s.a.packedRowMajor() ? std::vector<float>{} : storeMatrix(p.a, s.a, gap);
+  p.b_stored = s.b.packedRowMajor() ? std::vector<float>{} : storeMatrix(p.b, s.b, gap);
+  p.c0_stored =
+      s.c.packedRowMajor() || p.c0.empty() ? std::vector<float>{} : storeMatrix(p.c0, s.c, gap);
+}
+
+std::vector<float> initialStoredC(const Problem& p) {
+  const MatrixStorage c = p.storage().c;
+  if (p.beta != 0.0f) return p.storedC0();
+  if (!c.hasGaps()) return {};
+  std::vector<float> stored(c.count(), canaryValue());
+  for (std::size_t r = 0; r < std::size_t(c.rows); ++r)
+    for (std::size_t col = 0; col < std::size_t(c.cols); ++col)
+      stored[c.at(r, col)] = std::numeric_limits<float>::quiet_NaN();
+  return stored;
 }
 
 std::uint64_t largestMatrixBytes(int m, int n, int k) {

@@ -13,6 +13,7 @@ Variant cpuVariant(std::string name, std::string summary, std::vector<Param> par
   v.backend = Backend::kCpu;
   v.summary = std::move(summary);
   v.params = std::move(params);
+  v.default_shape_only = true;
   std::vector<std::string> names;
   for (const auto& p : v.params) names.push_back(p.name);
   v.constraints = [names](const ResolvedDefines& d) {

@@ -40,6 +40,13 @@ double errorThresholdFor(Arithmetic arithmetic) {
   return arithmetic == Arithmetic::kTf32 ? kTf32ErrorRatioThreshold : kErrorRatioThreshold;
 }
 
+std::string defaultShapeOnlyReason(const Variant& variant, const std::string& shape_label) {
+  return variant.name + " computes row-major, untransposed, packed matrices only (not " +
+         shape_label +
+         "); cpu-packed packs any layout, and the OpenCL kernels and baselines take "
+         "every shape";
+}
+
 std::optional<std::string> unsupportedOn(const Variant& variant, const DeviceInfo& device) {
   if (!variant.unsupported) return std::nullopt;
   return variant.unsupported(device);

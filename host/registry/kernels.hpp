@@ -73,6 +73,9 @@ struct Variant {
   // Optional: why this variant cannot run on a device (its kernel needs hardware or a compiler
   // the device lacks), or nothing when it can. A variant that cannot is reported as skipped.
   std::function<std::optional<std::string>(const DeviceInfo&)> unsupported;
+  // Whether it computes only the default shape (row-major, NN, packed): such a variant is skipped,
+  // with its reason (defaultShapeOnlyReason), for any other (--layout, --trans-a/b, --ld*).
+  bool default_shape_only = false;
   // One message per violated constraint, each naming the define(s) to change.
   std::function<std::vector<std::string>(const ResolvedDefines&)> constraints;
 
@@ -139,6 +142,9 @@ std::optional<std::string> constraintViolations(const Variant& variant,
 
 // Why `variant` cannot run on `device`, or nothing when it can.
 std::optional<std::string> unsupportedOn(const Variant& variant, const DeviceInfo& device);
+
+// Why a default_shape_only variant is skipped for `shape`, naming what it takes.
+std::string defaultShapeOnlyReason(const Variant& variant, const std::string& shape_label);
 
 // Throws constraintViolations' message as a usage error.
 void checkConstraints(const Variant& variant, const ResolvedDefines& defines);

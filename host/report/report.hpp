@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "opencl/device.hpp"
+#include "problem/gemm_shape.hpp"
 #include "registry/defines.hpp"
 #include "report/kernel_figures.hpp"
 #include "store/device_peak.hpp"
@@ -18,6 +19,7 @@ struct ResultRow {
   std::string variant;
   std::string arithmetic;      // fp32 | tf32 | 3xtf32 (arithmeticName), empty for none
   int m = 0, n = 0, k = 0;     // the problem this row solved (a sweep has several)
+  GemmShape shape;             // its layout, transposes and leading dimensions (all filled in)
   std::string device;          // where it ran: the OpenCL device or the host CPU
   std::optional<int> threads;  // host threads, for CPU paths and OpenBLAS
   std::vector<ResolvedDefine> defines;

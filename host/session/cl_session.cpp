@@ -19,15 +19,18 @@ ClSession::ClSession(const SelectedDevice& device, const KernelSource& source)
 
 void ClSession::upload(const Problem& problem) {
   problem_ = &problem;
-  const std::size_t c_bytes = std::size_t(problem.m) * std::size_t(problem.n) * sizeof(float);
+  c_storage_ = problem.storage().c;
+  initial_c_ = initialStoredC(problem);
+  const std::vector<float>& a_stored = problem.storedA();
+  const std::vector<float>& b_stored = problem.storedB();
   // The previous size's buffers go first, so two sizes never hold device memory together.
   a_ = b_ = c_ = GuardedClBuffer();
-  a_ = GuardedClBuffer(context_, queue_, info_, CL_MEM_READ_ONLY, problem.a.size(), "A");
-  b_ = GuardedClBuffer(context_, queue_, info_, CL_MEM_READ_ONLY, problem.b.size(), "B");
-  c_ = GuardedClBuffer(context_, queue_, info_, CL_MEM_READ_WRITE, c_bytes / sizeof(float), "C");
+  a_ = GuardedClBuffer(context_, queue_, info_, CL_MEM_READ_ONLY, a_stored.size(), "A");
+  b_ = GuardedClBuffer(context_, queue_, info_, CL_MEM_READ_ONLY, b_stored.size(), "B");
+  c_ = GuardedClBuffer(context_, queue_, info_, CL_MEM_READ_WRITE, c_storage_.count(), "C");
   try {
-    queue_.enqueueWriteBuffer(a(), CL_TRUE, 0, problem.a.size() * sizeof(float), problem.a.data());
-    queue_.enqueueWriteBuffer(b(), CL_TRUE, 0, problem.b.size() * sizeof(float), problem.b.data());
+    queue_.enqueueWriteBuffer(a(), CL_TRUE, 0, a_stored.size() * sizeof(float), a_stored.data());
+    queue_.enqueueWriteBuffer(b(), CL_TRUE, 0, b_stored.size() * sizeof(float), b_stored.data());
   } catch (const cl::Error& e) {
     rethrowClError(e);
   }
@@ -44,10 +47,10 @@ cl::Buffer ClSession::cRows(int first, int rows) {
 }
 
 void ClSession::resetC() {
-  const std::size_t bytes = std::size_t(problem_->m) * std::size_t(problem_->n) * sizeof(float);
   try {
-    if (problem_->beta != 0.0f) {
-      queue_.enqueueWriteBuffer(c(), CL_FALSE, 0, bytes, problem_->c0.data());
+    if (!initial_c_.empty()) {
+      queue_.enqueueWriteBuffer(c(), CL_FALSE, 0, initial_c_.size() * sizeof(float),
+                                initial_c_.data());
     } else {
       c_.fill(queue_, std::numeric_limits<float>::quiet_NaN());
     }
@@ -57,12 +60,16 @@ void ClSession::resetC() {
 }
 
 void ClSession::readC(std::vector<float>& result) {
-  result.resize(std::size_t(problem_->m) * std::size_t(problem_->n));
+  const bool packed = c_storage_.packedRowMajor();
+  std::vector<float> stored;
+  std::vector<float>& target = packed ? result : stored;
+  target.resize(c_storage_.count());
   try {
-    queue_.enqueueReadBuffer(c(), CL_TRUE, 0, result.size() * sizeof(float), result.data());
+    queue_.enqueueReadBuffer(c(), CL_TRUE, 0, target.size() * sizeof(float), target.data());
   } catch (const cl::Error& e) {
     rethrowClError(e);
   }
+  if (!packed) gatherResult(stored.data(), c_storage_, result, c_gaps_);
 }
 
 GuardedClBuffer ClSession::scratch(std::size_t count, const std::string& name) {
@@ -74,8 +81,11 @@ MemoryCheck ClSession::checkMemory() {
   a_.checkGuards(queue_, out);
   b_.checkGuards(queue_, out);
   c_.checkGuards(queue_, out);
-  a_.checkUnchanged(queue_, problem_->a, std::size_t(problem_->k), out);
-  b_.checkUnchanged(queue_, problem_->b, std::size_t(problem_->n), out);
+  const GemmStorage storage = problem_->storage();
+  a_.checkUnchanged(queue_, problem_->storedA(), std::size_t(storage.a.ld), out);
+  b_.checkUnchanged(queue_, problem_->storedB(), std::size_t(storage.b.ld), out);
+  for (auto& finding : c_gaps_.findings) out.findings.push_back(std::move(finding));
+  c_gaps_ = {};
   return out;
 }
 

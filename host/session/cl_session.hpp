@@ -41,9 +41,11 @@ class ClSession {
   GuardedClBuffer scratch(std::size_t count, const std::string& name);
 
   // Enqueues the reset of C before a run: C0 when beta != 0, else NaN, so a run never sees the
-  // previous one's result and an element a kernel fails to write cannot pass.
+  // previous one's result and an element a kernel fails to write cannot pass; the canary in C's
+  // gaps (gemm_shape.hpp).
   void resetC();
-  // Blocking read of C into `result`.
+  // Blocking read of C into `result`, as the logical matrix (M x N, row-major); what a run wrote
+  // into C's gaps is reported by the next checkMemory.
   void readC(std::vector<float>& result);
   // After a variant's run: the guards of A, B and C, and A and B against the problem's. Whatever
   // a variant broke is repaired, so the next one starts clean.
@@ -57,6 +59,9 @@ class ClSession {
   std::optional<ProgramCache> programs_;
   const Problem* problem_ = nullptr;
   GuardedClBuffer a_, b_, c_;
+  MatrixStorage c_storage_;
+  std::vector<float> initial_c_;  // initialStoredC: what resetC writes, or empty (a NaN fill)
+  MemoryCheck c_gaps_;            // what readC found in C's gaps, for checkMemory
 };
 
 }  // namespace clgemm

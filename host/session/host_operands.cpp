@@ -15,23 +15,28 @@ void GuardedHostMatrix::checkGuards(MemoryCheck& out) const {
 
 HostOperands::HostOperands(const Problem& problem)
     : problem_(problem),
-      a_("A", problem.a.size()),
-      b_("B", problem.b.size()),
-      c_("C", std::size_t(problem.m) * std::size_t(problem.n)) {
-  std::copy(problem.a.begin(), problem.a.end(), a_.data());
-  std::copy(problem.b.begin(), problem.b.end(), b_.data());
+      storage_(problem.storage()),
+      a_("A", problem.storedA().size()),
+      b_("B", problem.storedB().size()),
+      c_("C", storage_.c.count()),
+      initial_c_(initialStoredC(problem)) {
+  std::copy(problem.storedA().begin(), problem.storedA().end(), a_.data());
+  std::copy(problem.storedB().begin(), problem.storedB().end(), b_.data());
 }
 
 void HostOperands::resetC() {
-  if (problem_.beta != 0.0f) {
-    std::copy(problem_.c0.begin(), problem_.c0.end(), c_.data());
+  if (!initial_c_.empty()) {
+    std::copy(initial_c_.begin(), initial_c_.end(), c_.data());
   } else {
     std::fill(c_.data(), c_.data() + c_.size(), std::numeric_limits<float>::quiet_NaN());
   }
 }
 
-void HostOperands::copyCTo(std::vector<float>& result) const {
-  result.assign(c_.data(), c_.data() + c_.size());
+void HostOperands::copyCTo(std::vector<float>& result) {
+  if (storage_.c.packedRowMajor())
+    result.assign(c_.data(), c_.data() + c_.size());
+  else
+    gatherResult(c_.data(), storage_.c, result, c_gaps_);
 }
 
 MemoryCheck HostOperands::check() const {
@@ -40,10 +45,11 @@ MemoryCheck HostOperands::check() const {
   b_.checkGuards(out);
   c_.checkGuards(out);
   ChangedElements a_changed, b_changed;
-  a_changed.scan(a_.data(), problem_.a.data(), a_.size(), 0);
-  b_changed.scan(b_.data(), problem_.b.data(), b_.size(), 0);
-  a_changed.report("A", std::size_t(problem_.k), out);
-  b_changed.report("B", std::size_t(problem_.n), out);
+  a_changed.scan(a_.data(), problem_.storedA().data(), a_.size(), 0);
+  b_changed.scan(b_.data(), problem_.storedB().data(), b_.size(), 0);
+  a_changed.report("A", std::size_t(storage_.a.ld), out);
+  b_changed.report("B", std::size_t(storage_.b.ld), out);
+  out.findings.insert(out.findings.end(), c_gaps_.findings.begin(), c_gaps_.findings.end());
   return out;
 }
 

@@ -34,18 +34,24 @@ class HostOperands {
   // Copies A and B of `problem`; C is sized and left for resetC.
   explicit HostOperands(const Problem& problem);
 
+  // The stored matrices (Problem::storage() says how they lie).
   const float* a() const { return a_.data(); }
   const float* b() const { return b_.data(); }
   float* c() { return c_.data(); }
-  // C before a run: C0 when beta != 0, else NaN, so an element never written cannot pass.
+  // C before a run: C0 when beta != 0, else NaN, so an element never written cannot pass; the
+  // canary in C's gaps.
   void resetC();
-  void copyCTo(std::vector<float>& result) const;
-  // The guards of all three, and A and B against the problem's.
+  // C as the logical matrix (M x N, row-major); what was written into its gaps goes to check().
+  void copyCTo(std::vector<float>& result);
+  // The guards of all three, A and B against the problem's, and C's gaps.
   MemoryCheck check() const;
 
  private:
   const Problem& problem_;
+  GemmStorage storage_;
   GuardedHostMatrix a_, b_, c_;
+  std::vector<float> initial_c_;  // initialStoredC, or empty (a NaN fill)
+  MemoryCheck c_gaps_;
 };
 
 }  // namespace clgemm

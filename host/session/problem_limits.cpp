@@ -1,5 +1,6 @@
 #include "session/problem_limits.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 
@@ -11,28 +12,31 @@ namespace clgemm {
 
 namespace {
 
-// A, B and C together.
-std::uint64_t threeMatricesBytes(int m, int n, int k) {
-  return (std::uint64_t(m) * std::uint64_t(k) + std::uint64_t(k) * std::uint64_t(n) +
-          std::uint64_t(m) * std::uint64_t(n)) *
-         sizeof(float);
+// A, B and C together, as stored (gaps included).
+std::uint64_t threeMatricesBytes(const GemmStorage& s) {
+  return (std::uint64_t(s.a.count()) + s.b.count() + s.c.count()) * sizeof(float);
+}
+
+std::uint64_t largestStoredBytes(const GemmStorage& s) {
+  return std::max({s.a.count(), s.b.count(), s.c.count()}) * sizeof(float);
 }
 
 // The kernels index with 32-bit ints, which keeps the address arithmetic cheap on GPUs; the CPU
-// paths share the limit.
-void checkIndexable(int m, int n, int k) {
-  if (largestMatrixBytes(m, n, k) / sizeof(float) > std::uint64_t(INT_MAX)) {
+// paths share the limit. Gaps count: an index reaches across them.
+void checkIndexable(int m, int n, int k, const GemmStorage& s) {
+  if (largestStoredBytes(s) / sizeof(float) > std::uint64_t(INT_MAX)) {
     throw UsageError("a matrix of M=" + std::to_string(m) + " N=" + std::to_string(n) +
                      " K=" + std::to_string(k) +
-                     " has more than 2^31-1 elements, beyond the kernels' "
-                     "32-bit indexing; choose smaller sizes");
+                     " spans more than 2^31-1 elements (leading dimensions included), beyond the "
+                     "kernels' 32-bit indexing; choose smaller sizes or leading dimensions");
   }
 }
 
 }  // namespace
 
-void checkProblemFits(const DeviceInfo& device, int m, int n, int k) {
-  const std::uint64_t largest = largestMatrixBytes(m, n, k);
+void checkProblemFits(const DeviceInfo& device, int m, int n, int k, const GemmShape& shape) {
+  const GemmStorage storage = gemmStorage(m, n, k, shape);
+  const std::uint64_t largest = largestStoredBytes(storage);
   // Each matrix is allocated with its two guards (guarded_cl_buffer.hpp).
   const std::uint64_t allocation = largest + 2 * GuardedClBuffer::guardBytes(device);
   if (allocation > device.max_alloc_bytes) {
@@ -42,24 +46,25 @@ void checkProblemFits(const DeviceInfo& device, int m, int n, int k) {
                        ", more than the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE (" +
                        formatBytes(device.max_alloc_bytes) + "); choose smaller sizes");
   }
-  const std::uint64_t total = threeMatricesBytes(m, n, k);
+  const std::uint64_t total = threeMatricesBytes(storage);
   if (total > device.global_mem_bytes) {
     throw RuntimeError("CL_MEM_OBJECT_ALLOCATION_FAILURE: A, B and C need " + formatBytes(total) +
                        ", more than the device's global memory (" +
                        formatBytes(device.global_mem_bytes) + "); choose smaller sizes");
   }
-  checkIndexable(m, n, k);
+  checkIndexable(m, n, k, storage);
 }
 
-void checkHostProblemFits(std::uint64_t host_bytes, int m, int n, int k) {
-  const std::uint64_t needed = threeMatricesBytes(m, n, k);
+void checkHostProblemFits(std::uint64_t host_bytes, int m, int n, int k, const GemmShape& shape) {
+  const GemmStorage storage = gemmStorage(m, n, k, shape);
+  const std::uint64_t needed = threeMatricesBytes(storage);
   if (host_bytes != 0 && needed > host_bytes) {
     throw RuntimeError("out of host memory: M=" + std::to_string(m) + " N=" + std::to_string(n) +
                        " K=" + std::to_string(k) + " needs " + formatBytes(needed) +
                        " for A, B and C alone, more than this host's " + formatBytes(host_bytes) +
                        "; choose smaller sizes");
   }
-  checkIndexable(m, n, k);
+  checkIndexable(m, n, k, storage);
 }
 
 }  // namespace clgemm

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "opencl/device.hpp"
+#include "problem/gemm_shape.hpp"
 
 namespace clgemm {
 
@@ -16,11 +17,14 @@ inline int defaultProblemSize(bool is_gpu) { return is_gpu ? kDefaultGpuSize : k
 
 // Throws RuntimeError when a matrix exceeds the device's largest allocation or the three exceed
 // its global memory, UsageError when a matrix has more elements than the kernels' 32-bit indexing.
-void checkProblemFits(const DeviceInfo& device, int m, int n, int k);
+// Matrices count as stored in `shape` (gaps included); a leading dimension below its least is a
+// UsageError naming the option.
+void checkProblemFits(const DeviceInfo& device, int m, int n, int k, const GemmShape& shape = {});
 
 // The host's side, for every run (the CPU paths have no device to refuse a size): throws
 // RuntimeError when A, B and C alone exceed the host's physical memory `host_bytes` (0: unknown,
 // not checked), UsageError when a matrix has more elements than 32-bit indexing.
-void checkHostProblemFits(std::uint64_t host_bytes, int m, int n, int k);
+void checkHostProblemFits(std::uint64_t host_bytes, int m, int n, int k,
+                          const GemmShape& shape = {});
 
 }  // namespace clgemm
