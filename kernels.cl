@@ -30,7 +30,7 @@
 //        regtile2d        gemm_regtile2d        2D register tiling
 //        best             gemm_best             float4 loads, A transposed, double buffers, swizzle
 //   3. Device peak probes for `clgemm peak` (portable; not in the registry)
-//        peak_fma                               FP32 multiply-add throughput
+//        peak_fma                               FP32 (or FP64) multiply-add throughput
 //        peak_read                              global memory read bandwidth
 //   4. NVIDIA only, inline PTX, compiled only when named (never in a whole-file build)
 //        tc-tf32, tc-3xtf32                     gemm_tc_tf32 and gemm_tc_3xtf32: mma.sync, TF32
@@ -1049,17 +1049,28 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_be
 // Four independent chains per work-item, PEAK_WIDTH lanes each, 128 mads per loop trip: a GPU
 // hides the mad latency with its many work-items, but a CPU runs a work-item's loop on one core
 // and needs the independent chains to keep its FMA units busy.
-// Global (items), local (any); out holds PEAK_WIDTH floats per work-item.
+// With PEAK_DOUBLE = 1 the same chains run in double: the FP64 peak (cl_khr_fp64; the host asks
+// only of devices that report FP64).
+// Global (items), local (any); out holds PEAK_WIDTH values (floats, or doubles) per work-item.
 #if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_peak_fma)
 #ifndef PEAK_WIDTH
 #define PEAK_WIDTH 4  // lanes per chain: 1, 2, 4, 8 or 16
 #endif
+#ifndef PEAK_DOUBLE
+#define PEAK_DOUBLE 0  // 1: FP64 multiply-adds
+#endif
+#if PEAK_DOUBLE
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#define PEAK_SCALAR double
+#else
+#define PEAK_SCALAR float
+#endif
 #if PEAK_WIDTH == 1
-#define PEAK_FLOAT float
+#define PEAK_FLOAT PEAK_SCALAR
 #else
 #define PEAK_CAT(a, b) a##b
 #define PEAK_VECTOR(a, b) PEAK_CAT(a, b)
-#define PEAK_FLOAT PEAK_VECTOR(float, PEAK_WIDTH)
+#define PEAK_FLOAT PEAK_VECTOR(PEAK_SCALAR, PEAK_WIDTH)
 #endif
 #define PEAK_MAD8        \
   x0 = mad(y0, x0, y0);  \
@@ -1073,10 +1084,10 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_be
 #define PEAK_MAD32 PEAK_MAD8 PEAK_MAD8 PEAK_MAD8 PEAK_MAD8
 
 __kernel void peak_fma(__global float* out, const float seed, const int iterations) {
-  const float s = seed * (float)get_local_id(0);
-  PEAK_FLOAT x0 = (PEAK_FLOAT)(s), x1 = (PEAK_FLOAT)(s + 1.0f), x2 = (PEAK_FLOAT)(s + 2.0f),
-             x3 = (PEAK_FLOAT)(s + 3.0f);
-  PEAK_FLOAT y0 = (PEAK_FLOAT)(seed), y1 = y0, y2 = y0, y3 = y0;
+  const PEAK_SCALAR s = seed * (PEAK_SCALAR)get_local_id(0);
+  PEAK_FLOAT x0 = (PEAK_FLOAT)(s), x1 = (PEAK_FLOAT)(s + 1), x2 = (PEAK_FLOAT)(s + 2),
+             x3 = (PEAK_FLOAT)(s + 3);
+  PEAK_FLOAT y0 = (PEAK_FLOAT)((PEAK_SCALAR)seed), y1 = y0, y2 = y0, y3 = y0;
   for (int i = 0; i < iterations; ++i) {
     PEAK_MAD32 PEAK_MAD32 PEAK_MAD32 PEAK_MAD32
   }
@@ -1086,6 +1097,8 @@ __kernel void peak_fma(__global float* out, const float seed, const int iteratio
 #undef PEAK_MAD32
 #undef PEAK_MAD8
 #undef PEAK_FLOAT
+#undef PEAK_SCALAR
+#undef PEAK_DOUBLE
 #undef PEAK_VECTOR
 #undef PEAK_CAT
 #undef PEAK_WIDTH

@@ -137,6 +137,30 @@ TEST_F(StoredPeak, EntryHasTheMeasurements) {
   for (char c : name) EXPECT_FALSE(std::isupper(static_cast<unsigned char>(c))) << name;
 }
 
+// pocl's CPU device, which the tests run on, reports cl_khr_fp64: the FP64 probes must have run, at
+// every width, and the best of them be the stored peak.
+TEST_F(StoredPeak, EntryHasTheFp64Peak) {
+  ASSERT_EQ(run_->exit_code, 0) << run_->err;
+  const clgemm_test::RunResult list = runClgemm({"--list"});
+  ASSERT_EQ(list.exit_code, 0) << list.err;
+  ASSERT_NE(list.out.find("fp64 yes"), std::string::npos)
+      << "the test device should report FP64: " << list.out;
+  const json e = entry();
+  ASSERT_TRUE(e.contains("fp64_gflops")) << e.dump();
+  ASSERT_TRUE(e["fp64_gflops"].is_number()) << e.dump();
+  const json& widths = e["measured"]["fp64_fma_gflops_by_width"];
+  ASSERT_EQ(widths.size(), 5u) << e.dump();
+  double best = 0.0;
+  for (const auto& [width, gflops] : widths.items()) {
+    EXPECT_GT(gflops.get<double>(), 0.0) << width;
+    best = std::max(best, gflops.get<double>());
+  }
+  EXPECT_DOUBLE_EQ(e["fp64_gflops"].get<double>(), best);
+  EXPECT_EQ(widths[std::to_string(e["measured"]["fp64_best_width"].get<int>())].get<double>(),
+            best);
+  EXPECT_NE(run_->out.find("peak FP64: "), std::string::npos) << run_->out;
+}
+
 TEST_F(StoredPeak, LaterRunsReportPercentOfPeak) {
   ASSERT_EQ(run_->exit_code, 0) << run_->err;
   const json e = entry();

@@ -25,18 +25,26 @@ std::string rounded(double value) {
 
 // The stored entry: what findDevicePeak reads, plus how it was measured.
 nlohmann::json peakEntry(const DeviceInfo& info, const PeakMeasurement& m) {
-  nlohmann::json widths = nlohmann::json::object();
-  for (const auto& [width, gflops] : m.fma_gflops) widths[std::to_string(width)] = gflops;
+  const auto byWidth = [](const std::map<int, double>& gflops) {
+    nlohmann::json widths = nlohmann::json::object();
+    for (const auto& [width, value] : gflops) widths[std::to_string(width)] = value;
+    return widths;
+  };
+  const bool fp64 = !m.fp64_fma_gflops.empty();
   return {{"device", info.name},
           {"driver", info.driver_version},
           {"fp32_gflops", m.gflops},
+          // null: the device has no FP64 (cl_khr_fp64).
+          {"fp64_gflops", fp64 ? nlohmann::json(m.fp64_gflops) : nlohmann::json()},
           {"bandwidth_gbs", m.gbps},
           {"measured",
            {{"tool", "clgemm peak"},
             {"date", runDate()},
             {"platform", info.platform_name},
-            {"fma_gflops_by_width", widths},
+            {"fma_gflops_by_width", byWidth(m.fma_gflops)},
             {"best_width", m.best_width},
+            {"fp64_fma_gflops_by_width", byWidth(m.fp64_fma_gflops)},
+            {"fp64_best_width", fp64 ? nlohmann::json(m.fp64_best_width) : nlohmann::json()},
             {"fma_work_items", m.fma_items},
             {"fma_iterations_widest", m.fma_iterations},
             {"read_bytes", m.read_bytes},
@@ -54,8 +62,18 @@ void writeTable(std::ostream& out, const DeviceInfo& info, const PeakMeasurement
     out << "  float" << (width == 1 ? std::string("  ") : std::to_string(width))
         << (width < 10 ? " " : "") << "  " << std::setw(12) << rounded(gflops) << " GFLOP/s\n";
   out << "peak FP32: " << rounded(m.gflops) << " GFLOP/s (float"
-      << (m.best_width == 1 ? std::string() : std::to_string(m.best_width)) << ")\n"
-      << "global memory read bandwidth: " << rounded(m.gbps) << " GB/s (" << (m.read_bytes >> 20)
+      << (m.best_width == 1 ? std::string() : std::to_string(m.best_width)) << ")\n";
+  if (m.fp64_fma_gflops.empty()) {
+    out << "FP64: the device does not report cl_khr_fp64\n";
+  } else {
+    out << "FP64 multiply-add throughput, the same chains in double:\n";
+    for (const auto& [width, gflops] : m.fp64_fma_gflops)
+      out << "  double" << (width == 1 ? std::string("  ") : std::to_string(width))
+          << (width < 10 ? " " : "") << " " << std::setw(12) << rounded(gflops) << " GFLOP/s\n";
+    out << "peak FP64: " << rounded(m.fp64_gflops) << " GFLOP/s (double"
+        << (m.fp64_best_width == 1 ? std::string() : std::to_string(m.fp64_best_width)) << ")\n";
+  }
+  out << "global memory read bandwidth: " << rounded(m.gbps) << " GB/s (" << (m.read_bytes >> 20)
       << " MiB read with float4 loads, "
       << (info.is_gpu ? "coalesced" : "a contiguous block per work-item") << ", median of "
       << m.reps << " launches)\n"
@@ -76,7 +94,8 @@ int runPeak(const Options& o, std::ostream& out, std::ostream& err) {
   if (!device.info.has_profiling)
     throw RuntimeError(device.info.name + " does not support profiling events, which timing needs");
   ClSession session(device, loadKernelSource(""));
-  Progress progress(err, kPeakSteps, o.progress, stderrIsTerminal());
+  Progress progress(err, std::size_t(peakSteps(device.info.has_fp64)), o.progress,
+                    stderrIsTerminal());
   const PeakMeasurement m =
       measurePeak(session, o.reps, [&](const std::string& what) { progress.step(what); });
   progress.finish();

@@ -1,6 +1,7 @@
 #include "run/peak_probe.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
 
 #include "opencl/cl_check.hpp"
@@ -45,9 +46,12 @@ double medianMs(ClSession& session, const Launch& launch, int warmup, int reps) 
   return timeKernels(session.queue(), {launch}, warmup, reps, [] {}).median();
 }
 
-double measureFma(ClSession& session, const LaunchShape& shape, int width, int reps,
+double measureFma(ClSession& session, const LaunchShape& shape, int width, bool fp64, int reps,
                   std::uint64_t& iterations, cl::Buffer& out) {
-  Launch launch{buildProbe(session, "peak_fma", "-D PEAK_WIDTH=" + std::to_string(width)), shape};
+  Launch launch{buildProbe(session, "peak_fma",
+                           "-D PEAK_WIDTH=" + std::to_string(width) +
+                               " -D PEAK_DOUBLE=" + (fp64 ? "1" : "0")),
+                shape};
   const std::size_t items = shape.global[0];
   try {
     launch.kernel.setArg(0, out);
@@ -95,25 +99,40 @@ double measureRead(ClSession& session, const LaunchShape& shape, int reps, std::
 
 }  // namespace
 
+int peakSteps(bool has_fp64) {
+  const int widths = int(std::size(kWidths));
+  return widths * (has_fp64 ? 2 : 1) + 1;
+}
+
 PeakMeasurement measurePeak(ClSession& session, int reps,
                             const std::function<void(const std::string&)>& step) {
   PeakMeasurement m;
   m.reps = reps;
   const LaunchShape shape = probeShape(session.info());
   m.fma_items = shape.global[0];
-  cl::Buffer out;  // PEAK_WIDTH floats per work-item, for the widest probe
+  cl::Buffer out;  // PEAK_WIDTH values per work-item, for the widest probe in double
   try {
-    out = cl::Buffer(session.context(), CL_MEM_WRITE_ONLY, m.fma_items * 16 * sizeof(float));
+    out = cl::Buffer(session.context(), CL_MEM_WRITE_ONLY, m.fma_items * 16 * sizeof(double));
   } catch (const cl::Error& e) {
     rethrowClError(e);
   }
-  for (const int width : kWidths) {
-    step("multiply-add throughput, float" + (width == 1 ? std::string() : std::to_string(width)));
-    const double gflops = measureFma(session, shape, width, reps, m.fma_iterations, out);
-    m.fma_gflops[width] = gflops;
-    if (gflops > m.gflops) {
-      m.gflops = gflops;
-      m.best_width = width;
+  for (const bool fp64 : {false, true}) {
+    if (fp64 && !session.info().has_fp64) break;
+    const std::string type = fp64 ? "double" : "float";
+    auto& by_width = fp64 ? m.fp64_fma_gflops : m.fma_gflops;
+    double& best = fp64 ? m.fp64_gflops : m.gflops;
+    int& best_width = fp64 ? m.fp64_best_width : m.best_width;
+    for (const int width : kWidths) {
+      step("multiply-add throughput, " + type +
+           (width == 1 ? std::string() : std::to_string(width)));
+      std::uint64_t iterations = 0;
+      const double gflops = measureFma(session, shape, width, fp64, reps, iterations, out);
+      if (!fp64) m.fma_iterations = iterations;
+      by_width[width] = gflops;
+      if (gflops > best) {
+        best = gflops;
+        best_width = width;
+      }
     }
   }
   step("global memory read bandwidth");
