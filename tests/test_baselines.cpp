@@ -2,6 +2,8 @@
 // and the rows of a library this build was configured without.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -189,6 +191,94 @@ TEST(Defines, ARowListsOnlyTheDefinesThatReachIt) {
       EXPECT_FALSE(row["define_sources"].is_object() && row["define_sources"].contains(name))
           << row.dump();
     }
+  }
+}
+
+// Every layout and transpose pair (one run sweeps the eight) with leading dimensions past the
+// least, at odd sizes, alpha and beta not 1 and 0: CLBlast and OpenBLAS are called with the
+// caller's layout, transposes and leading dimensions on the stored matrices, and cpu-packed packs
+// them. Each must verify, and pass the memory check, which fails a row that wrote into C's gaps
+// or changed A or B. A baseline still called as row-major NN packed reads the stored matrices
+// wrongly and fails. The other CPU paths are skipped, saying why.
+TEST(Shapes, BaselinesAndCpuPackedTakeEveryLayoutAndTranspose) {
+  const std::vector<std::string> variants = {"cpu-packed",      "cpu-naive", "cpu-blocked",
+                                             "cpu-blocked-acc", "clblast",   "openblas"};
+  const std::vector<std::string> row_major_only = {"cpu-naive", "cpu-blocked", "cpu-blocked-acc"};
+  // lda 131 >= 129, ldb 133 >= 129, ldc 103 >= 100: the least of every shape at both sizes.
+  const json doc = runJson({"--kernel",  "cpu-packed,cpu-naive,cpu-blocked,cpu-blocked-acc",
+                            "--compare", "clblast,openblas",
+                            "--sizes",   "33x17x9,100x37x129",
+                            "--layout",  "row,col",
+                            "--trans-a", "n,t",
+                            "--trans-b", "n,t",
+                            "--lda",     "131",
+                            "--ldb",     "133",
+                            "--ldc",     "103",
+                            "--alpha",   "1.5",
+                            "--beta",    "-0.5"});
+  struct Size {
+    int m, n, k;
+  };
+  const Size sizes[] = {{33, 17, 9}, {100, 37, 129}};
+  // The rows come size by size, then layout, op(A), op(B) nested in that order (gemmShapes in
+  // commands/run_options.hpp), then the variants as given; a skipped row names its shape, which
+  // checks the order.
+  std::vector<std::string> shapes;
+  for (const char* layout : {"row", "col"})
+    for (const char* a : {"N", "T"})
+      for (const char* b : {"N", "T"})
+        shapes.push_back(std::string(layout) + " " + a + b + " lda=131 ldb=133 ldc=103");
+  ASSERT_EQ(doc["results"].size(), std::size(sizes) * shapes.size() * variants.size())
+      << doc.dump();
+  std::size_t i = 0;
+  for (const Size& size : sizes) {
+    for (const std::string& shape : shapes) {
+      for (const std::string& variant : variants) {
+        const json& row = doc["results"][i++];
+        SCOPED_TRACE(variant + " " + std::to_string(size.m) + "x" + std::to_string(size.n) + "x" +
+                     std::to_string(size.k) + " " + shape);
+        ASSERT_EQ(row["variant"], variant);
+        EXPECT_EQ(row["m"], size.m);
+        EXPECT_EQ(row["n"], size.n);
+        EXPECT_EQ(row["k"], size.k);
+        const std::string message = row["message"].is_string() ? row["message"] : "";
+        if (std::find(row_major_only.begin(), row_major_only.end(), variant) !=
+            row_major_only.end()) {
+          EXPECT_EQ(row["status"], "skipped") << row.dump();
+          EXPECT_NE(message.find(variant + " computes row-major"), std::string::npos) << message;
+          EXPECT_NE(message.find("(not " + shape + ")"), std::string::npos) << message;
+          EXPECT_NE(message.find("cpu-packed packs any layout"), std::string::npos) << message;
+          continue;
+        }
+        if ((variant == "clblast" && !kClblastBuilt) ||
+            (variant == "openblas" && !kOpenblasBuilt)) {
+          EXPECT_EQ(row["status"], "skipped") << row.dump();
+          continue;
+        }
+        EXPECT_EQ(row["status"], "ok") << row.dump();
+        EXPECT_EQ(row["alpha"], 1.5);
+        EXPECT_EQ(row["beta"], -0.5);
+        ASSERT_TRUE(row["err_ratio"].is_number()) << row.dump();
+        EXPECT_LT(row["err_ratio"].get<double>(), row["err_threshold"].get<double>()) << row.dump();
+      }
+    }
+  }
+}
+
+// beta = 0: C starts as NaN with the canary in its gaps (C must not be read), in every shape.
+TEST(Shapes, WithBetaZeroCIsWrittenNotRead) {
+  const json doc = runJson({"--kernel",  "cpu-packed", "--compare", "clblast,openblas",
+                            "-m",        "33",         "-n",        "17",
+                            "-k",        "9",          "--layout",  "row,col",
+                            "--trans-a", "n,t",        "--trans-b", "n,t",
+                            "--lda",     "34",         "--ldb",     "18",
+                            "--ldc",     "35",         "--alpha",   "-2",
+                            "--beta",    "0"});
+  ASSERT_EQ(doc["results"].size(), 8u * 3u) << doc.dump();
+  for (const auto& row : doc["results"]) {
+    const bool built = (row["variant"] != "clblast" || kClblastBuilt) &&
+                       (row["variant"] != "openblas" || kOpenblasBuilt);
+    EXPECT_EQ(row["status"], built ? "ok" : "skipped") << row.dump();
   }
 }
 

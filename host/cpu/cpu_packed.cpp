@@ -12,6 +12,13 @@
 // Packing makes the micro-kernel's loads contiguous and aligned, and zero-pads the edges, so the
 // kernel always runs a full MR x NR tile and only its write-back is limited at the edges of C.
 //
+// Any layout, for free (as BLIS does): the packing reads op(A) and op(B) through their row and
+// column strides (CpuGemm's Strides), so a transposed, column-major or padded operand costs no
+// extra pass; rows of a panel that lie along memory are copied as runs, the others gathered. The
+// micro-kernels write C along its rows (unit column stride, ldc between rows); a C stored by
+// columns (column-major) is computed as C^T = op(B)^T op(A)^T, which is the same memory with unit
+// column stride: the operands swap places and each is read with its strides swapped.
+//
 // Threads: one OpenMP team for the whole call. The ic loop is the parallel one: each thread takes
 // a contiguous range of MR-row panels and packs its own A blocks, which stay in its core's private
 // L2, while the B block, packed once by all threads together, is shared through L3. When there are
@@ -33,6 +40,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <stdexcept>
 #include <string>
 
 #include "cpu/cpu_gemm.hpp"
@@ -180,13 +188,32 @@ float* packingBuffer(std::size_t floats) {
 
 // ---- Packing ----------------------------------------------------------------------------------
 
-// The micro-kernel's own (vectorised) packing of A where it has one.
-void packABlock(const MicroKernel& uk, const float* a, std::ptrdiff_t lda, int rows, int kc,
-                float* dst) {
-  if (uk.pack_a != nullptr) {
-    uk.pack_a(a, lda, rows, kc, dst);
+// packAGeneric's micro-panels from op(A) with any strides. The inner loop runs down the mr rows
+// of one step, which lie side by side in memory when A is stored transposed (row stride 1): each
+// step is then one short run, and consecutive steps are ld apart.
+void packAStrided(const float* a, Strides s, int rows, int kc, int mr, float* dst) {
+  for (int r = 0; r < rows; r += mr, dst += std::ptrdiff_t(kc) * mr) {
+    const int valid = std::min(mr, rows - r);
+    const float* panel = a + std::ptrdiff_t(r) * s.row;
+    for (int p = 0; p < kc; ++p) {
+      const float* src = panel + std::ptrdiff_t(p) * s.col;
+      float* out = dst + std::ptrdiff_t(p) * mr;
+      for (int i = 0; i < valid; ++i) out[i] = src[std::ptrdiff_t(i) * s.row];
+      for (int i = valid; i < mr; ++i) out[i] = 0.0f;
+    }
+  }
+}
+
+// rows x kc of op(A) from `a` (strides s) into micro-panels. Where A's rows are contiguous
+// (column stride 1): the micro-kernel's own (vectorised) packing, or packAGeneric where it has
+// none; elsewhere packAStrided.
+void packABlock(const MicroKernel& uk, const float* a, Strides s, int rows, int kc, float* dst) {
+  if (s.col != 1) {
+    packAStrided(a, s, rows, kc, uk.mr, dst);
+  } else if (uk.pack_a != nullptr) {
+    uk.pack_a(a, s.row, rows, kc, dst);
   } else {
-    packed::packAGeneric(a, lda, rows, kc, uk.mr, dst);
+    packed::packAGeneric(a, s.row, rows, kc, uk.mr, dst);
   }
 }
 
@@ -232,6 +259,7 @@ ThreadGrid chooseThreadGrid(int row_panels, int col_panels, int threads) {
 
 struct Plan {
   const CpuGemm& g;
+  Strides as, bs, cs;  // g's, resolved; cs.col is 1
   const MicroKernel& uk;
   LoopBlocking blocking;
   float* b_block;              // packed B block: KC x NC, shared by the team
@@ -263,14 +291,38 @@ void packBPanels(const float* b, std::ptrdiff_t ldb, int nc, Range panels, int k
   }
 }
 
+// packBPanels for op(B) with any strides. Within a micro-panel the loops run down each column of
+// B, which is contiguous when B is stored transposed (row stride 1), writing it nr floats apart in
+// the panel (which stays in L1).
+void packBPanelsStrided(const float* b, Strides s, int nc, Range panels, int kc, int nr,
+                        float* dst) {
+  for (int q = panels.begin; q < panels.end; ++q) {
+    const int col = q * nr, cols = std::min(nr, nc - col);
+    float* panel = dst + std::ptrdiff_t(q) * kc * nr;
+    for (int j = 0; j < cols; ++j) {
+      const float* src = b + std::ptrdiff_t(col + j) * s.col;
+      for (int p = 0; p < kc; ++p)
+        panel[std::ptrdiff_t(p) * nr + j] = src[std::ptrdiff_t(p) * s.row];
+    }
+    if (cols < nr) {
+      for (int p = 0; p < kc; ++p)
+        std::fill(panel + std::ptrdiff_t(p) * nr + cols, panel + std::ptrdiff_t(p + 1) * nr, 0.0f);
+    }
+  }
+}
+
 // All threads pack the B block together, each a contiguous range of its micro-panels, then wait
 // for each other: every thread's rows of C need all of B. B is shared rather than packed per
 // thread: one copy in L3, packed once.
 void packBBlock(const Plan& plan, const BlockStep& step, int thread, int team_size) {
   const int nr = plan.uk.nr;
   const Range panels = splitEvenly(ceilDiv(step.nc, nr), team_size, thread);
-  const float* b = plan.g.b + std::ptrdiff_t(step.pc) * plan.g.n + step.jc;
-  packBPanels(b, plan.g.n, step.nc, panels, step.kc, nr, plan.b_block);
+  const Strides s = plan.bs;
+  const float* b = plan.g.b + std::ptrdiff_t(step.pc) * s.row + std::ptrdiff_t(step.jc) * s.col;
+  if (s.col == 1)
+    packBPanels(b, s.row, step.nc, panels, step.kc, nr, plan.b_block);
+  else
+    packBPanelsStrided(b, s, step.nc, panels, step.kc, nr, plan.b_block);
 #pragma omp barrier
 }
 
@@ -282,20 +334,21 @@ void multiplyPart(const Plan& plan, const BlockStep& step, Range rows, Range col
   const int mc_panels = plan.blocking.mc / mr;
   TileArgs tile;
   tile.kc = step.kc;
-  tile.ldc = g.n;
+  tile.ldc = plan.cs.row;
   tile.alpha = g.alpha;
   tile.beta = step.beta;
   for (int ic_panel = rows.begin; ic_panel < rows.end; ic_panel += mc_panels) {
     const int ic = ic_panel * mr;
     const int ic_rows = std::min(std::min(ic_panel + mc_panels, rows.end) * mr, g.m) - ic;
-    packABlock(plan.uk, g.a + std::ptrdiff_t(ic) * g.k + step.pc, g.k, ic_rows, step.kc, a_block);
+    const float* a = g.a + std::ptrdiff_t(ic) * plan.as.row + std::ptrdiff_t(step.pc) * plan.as.col;
+    packABlock(plan.uk, a, plan.as, ic_rows, step.kc, a_block);
     for (int jr_panel = cols.begin; jr_panel < cols.end; ++jr_panel) {
       const int jr = jr_panel * nr;
       tile.b = plan.b_block + std::ptrdiff_t(jr_panel) * step.kc * nr;
       tile.cols = std::min(nr, step.nc - jr);
       for (int ir = 0; ir < ic_rows; ir += mr) {
         tile.a = a_block + std::ptrdiff_t(ir) * step.kc;
-        tile.c = g.c + std::ptrdiff_t(ic + ir) * g.n + step.jc + jr;
+        tile.c = g.c + std::ptrdiff_t(ic + ir) * plan.cs.row + step.jc + jr;
         tile.rows = std::min(mr, ic_rows - ir);
         plan.uk.run(tile);
       }
@@ -327,21 +380,48 @@ void runTeamMember(const Plan& plan, int thread, int team_size) {
 
 // C = beta * C, for alpha == 0 (BLAS semantics: A and B are not read, so NaN or Inf there does not
 // reach C) and k == 0. With beta == 0, C is overwritten without being read.
-void scaleC(const CpuGemm& g, int threads) {
+void scaleC(const CpuGemm& g, Strides cs, int threads) {
 #pragma omp parallel for num_threads(threads) schedule(static)
   for (int i = 0; i < g.m; ++i) {
-    float* row = g.c + std::ptrdiff_t(i) * g.n;
-    for (int j = 0; j < g.n; ++j) row[j] = g.beta == 0.0f ? 0.0f : g.beta * row[j];
+    float* row = g.c + std::ptrdiff_t(i) * cs.row;
+    for (int j = 0; j < g.n; ++j) {
+      float& x = row[std::ptrdiff_t(j) * cs.col];
+      x = g.beta == 0.0f ? 0.0f : g.beta * x;
+    }
   }
+}
+
+// C^T = op(B)^T op(A)^T: the same problem with C's strides swapped (n x m), op(B)^T as the first
+// operand and op(A)^T as the second, each read with its strides swapped. No memory moves.
+CpuGemm transposedGemm(const CpuGemm& g) {
+  const Strides a = g.aStrides(), b = g.bStrides(), c = g.cStrides();
+  CpuGemm t = g;
+  t.m = g.n;
+  t.n = g.m;
+  t.a = g.b;
+  t.b = g.a;
+  t.a_strides = {b.col, b.row};
+  t.b_strides = {a.col, a.row};
+  t.c_strides = {c.col, c.row};
+  return t;
 }
 
 }  // namespace
 
 void cpuPackedGemm(const CpuGemm& g, const PackedBlocking& blocking) {
   if (g.m <= 0 || g.n <= 0) return;
+  const Strides cs = g.cStrides();
+  if (cs.col != 1) {
+    // The micro-kernels store runs of a row of C; C stored by columns is the transposed problem's
+    // C stored by rows.
+    if (cs.row == 1) return cpuPackedGemm(transposedGemm(g), blocking);
+    throw std::invalid_argument(
+        "cpuPackedGemm: C needs a unit stride along its rows or its columns (strides " +
+        std::to_string(cs.row) + ", " + std::to_string(cs.col) + ")");
+  }
   const int threads = std::max(1, g.threads);
   if (g.k <= 0 || g.alpha == 0.0f) {
-    scaleC(g, threads);
+    scaleC(g, cs, threads);
     return;
   }
   const MicroKernel& uk = selectMicroKernel();
@@ -352,7 +432,8 @@ void cpuPackedGemm(const CpuGemm& g, const PackedBlocking& blocking) {
   const std::size_t b_block_floats = roundUpToAlignment(std::size_t(blk.kc) * blk.nc);
   const std::size_t a_block_floats = roundUpToAlignment(std::size_t(blk.mc) * blk.kc);
   float* buffer = packingBuffer(b_block_floats + a_block_floats * std::size_t(threads));
-  const Plan plan{g, uk, blk, buffer, buffer + b_block_floats, a_block_floats};
+  const Plan plan{
+      g, g.aStrides(), g.bStrides(), cs, uk, blk, buffer, buffer + b_block_floats, a_block_floats};
 
 #pragma omp parallel num_threads(threads)
   runTeamMember(plan, omp_get_thread_num(), omp_get_num_threads());

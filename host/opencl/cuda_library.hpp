@@ -30,6 +30,7 @@ inline constexpr int kMemcpyHostToDevice = 1;
 inline constexpr int kMemcpyDeviceToHost = 2;
 // cublasOperation_t
 inline constexpr int kBlasOpN = 0;
+inline constexpr int kBlasOpT = 1;
 // cublasMath_t: FP32 SGEMM, and SGEMM on TF32 tensor cores.
 inline constexpr int kBlasDefaultMath = 0;
 inline constexpr int kBlasTf32TensorOpMath = 3;

@@ -13,6 +13,7 @@ Variant cpuVariant(std::string name, std::string summary, std::vector<Param> par
   v.backend = Backend::kCpu;
   v.summary = std::move(summary);
   v.params = std::move(params);
+  // The naive and blocked loops index packed row-major matrices; cpuPacked() lifts this.
   v.default_shape_only = true;
   std::vector<std::string> names;
   for (const auto& p : v.params) names.push_back(p.name);
@@ -55,15 +56,19 @@ Variant cpuBlockedAcc() {
 
 Variant cpuPacked() {
   const PackedBlocking b = cpuPackedDefaultBlocking();
-  return cpuVariant("cpu-packed",
-                    "BLIS loops: packed A and B panels, " + cpuPackedMicroKernel() +
-                        " register micro-kernel (picked at run time)",
-                    {{"MC", b.mc, "rows of A per packed block (L2)"},
-                     {"KC", b.kc, "depth of the packed panels (L1)"},
-                     {"NC", b.nc, "columns of B per packed block (L3)"}},
-                    [](const CpuGemm& g, const ResolvedDefines& d) {
-                      cpuPackedGemm(g, {d.param("MC"), d.param("KC"), d.param("NC")});
-                    });
+  Variant v = cpuVariant("cpu-packed",
+                         "BLIS loops: packed A and B panels, " + cpuPackedMicroKernel() +
+                             " register micro-kernel (picked at run time)",
+                         {{"MC", b.mc, "rows of A per packed block (L2)"},
+                          {"KC", b.kc, "depth of the packed panels (L1)"},
+                          {"NC", b.nc, "columns of B per packed block (L3)"}},
+                         [](const CpuGemm& g, const ResolvedDefines& d) {
+                           cpuPackedGemm(g, {d.param("MC"), d.param("KC"), d.param("NC")});
+                         });
+  // Its packing reads op(A) and op(B) through their strides and it writes C through its own, so
+  // it takes every layout, transpose and leading dimension (cpu/cpu_packed.cpp).
+  v.default_shape_only = false;
+  return v;
 }
 
 }  // namespace

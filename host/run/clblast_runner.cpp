@@ -1,4 +1,5 @@
-// CLBlast's SGEMM as a baseline, on the same context, queue and buffers as clgemm's kernels.
+// CLBlast's SGEMM as a baseline, on the same context, queue and buffers as clgemm's kernels, called
+// with the problem's layout, transposes and leading dimensions.
 #include "run/variant_runner.hpp"
 
 #ifdef CLGEMM_HAVE_CLBLAST
@@ -13,7 +14,7 @@ namespace {
 class ClblastRunner : public VariantRunner {
  public:
   ClblastRunner(ClSession& session, const Problem& problem)
-      : session_(session), problem_(problem) {}
+      : session_(session), problem_(problem), storage_(problem.storage()) {}
 
   Timings run(int warmup, int reps, std::vector<float>& result) override {
     // CLBlast may launch several kernels per call (and the event it returns does not cover them
@@ -35,14 +36,21 @@ class ClblastRunner : public VariantRunner {
   std::string deviceName() const override { return session_.info().name; }
 
  private:
+  // The call a BLAS user makes for this problem: the session's buffers hold the stored matrices
+  // (gemm_shape.hpp), whose leading dimensions are BLAS's lda, ldb and ldc in either layout.
   void gemm() {
     cl_command_queue queue = session_.queue()();
     const std::size_t m = std::size_t(problem_.m), n = std::size_t(problem_.n),
                       k = std::size_t(problem_.k);
+    const GemmShape& shape = problem_.shape;
+    const auto op = [](Trans t) {
+      return t == Trans::kT ? clblast::Transpose::kYes : clblast::Transpose::kNo;
+    };
     const clblast::StatusCode status = clblast::Gemm<float>(
-        clblast::Layout::kRowMajor, clblast::Transpose::kNo, clblast::Transpose::kNo, m, n, k,
-        problem_.alpha, session_.a()(), 0, k, session_.b()(), 0, n, problem_.beta, session_.c()(),
-        0, n, &queue, nullptr);
+        shape.layout == Layout::kCol ? clblast::Layout::kColMajor : clblast::Layout::kRowMajor,
+        op(shape.trans_a), op(shape.trans_b), m, n, k, problem_.alpha, session_.a()(), 0,
+        std::size_t(storage_.a.ld), session_.b()(), 0, std::size_t(storage_.b.ld), problem_.beta,
+        session_.c()(), 0, std::size_t(storage_.c.ld), &queue, nullptr);
     if (status != clblast::StatusCode::kSuccess) {
       // CLBlast's codes include every OpenCL code; its own are below -1000.
       throw ClError("clblast::Gemm", int(status));
@@ -52,6 +60,7 @@ class ClblastRunner : public VariantRunner {
 
   ClSession& session_;
   const Problem& problem_;
+  GemmStorage storage_;
 };
 
 }  // namespace

@@ -7,6 +7,12 @@
 namespace clgemm {
 namespace {
 
+// A stored matrix's strides: (r, c) lies at transposed ? c * ld + r : r * ld + c.
+Strides stridesOf(const MatrixStorage& s) {
+  const std::ptrdiff_t ld = s.ld;
+  return s.transposed ? Strides{1, ld} : Strides{ld, 1};
+}
+
 class CpuRunner : public HostRunner {
  public:
   CpuRunner(const Variant& variant, const ResolvedDefines& defines, const Problem& problem,
@@ -27,6 +33,12 @@ class CpuRunner : public HostRunner {
     g.b = ops.b();
     g.c = ops.c();
     g.threads = threads_;
+    // The operands as stored (gemm_shape.hpp): cpu-packed reads them in place; the paths that
+    // take only packed row-major ones are skipped for other shapes before they get here.
+    const GemmStorage storage = problem_.storage();
+    g.a_strides = stridesOf(storage.a);
+    g.b_strides = stridesOf(storage.b);
+    g.c_strides = stridesOf(storage.c);
     const Timings t = timeHostCalls(
         warmup, reps, [&] { ops.resetC(); }, [&] { variant_.cpu(g, defines_); });
     ops.copyCTo(result);

@@ -2,7 +2,8 @@
 // CUDA runtime and cuBLAS loaded at run time (cuda_library.hpp): FP32 (CUBLAS_DEFAULT_MATH) or on
 // the TF32 tensor cores (CUBLAS_TF32_TENSOR_OP_MATH). Its matrices are CUDA allocations of its own,
 // each between canaries like the OpenCL ones, and each call is timed with CUDA events, the CUDA
-// counterpart of the profiling events that time clgemm's kernels.
+// counterpart of the profiling events that time clgemm's kernels. It is called with the problem's
+// layout, transposes and leading dimensions, on the stored matrices (gemm_shape.hpp).
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -13,9 +14,39 @@
 #include "check/memory_check.hpp"
 #include "opencl/cuda_library.hpp"
 #include "opencl/device.hpp"
+#include "run/cublas_call.hpp"
 #include "run/variant_runner.hpp"
 
 namespace clgemm {
+
+CublasCall cublasCallFor(const Problem& problem) {
+  const GemmShape& shape = problem.shape;
+  const GemmStorage storage = problem.storage();
+  const auto op = [](Trans t) { return t == Trans::kT ? cuda::kBlasOpT : cuda::kBlasOpN; };
+  CublasCall call;
+  call.k = problem.k;
+  call.ldc = storage.c.ld;
+  if (shape.layout == Layout::kCol) {
+    // C = op(A) op(B) as the caller wrote it.
+    call.op_first = op(shape.trans_a);
+    call.op_second = op(shape.trans_b);
+    call.m = problem.m;
+    call.n = problem.n;
+    call.ld_first = storage.a.ld;
+    call.ld_second = storage.b.ld;
+  } else {
+    // C^T (n x m, column-major: C's row-major memory) = op(B)^T op(A)^T.
+    call.b_first = true;
+    call.op_first = op(shape.trans_b);
+    call.op_second = op(shape.trans_a);
+    call.m = problem.n;
+    call.n = problem.m;
+    call.ld_first = storage.b.ld;
+    call.ld_second = storage.a.ld;
+  }
+  return call;
+}
+
 namespace {
 
 // `count` floats on the device with kGuardFloats canaries on each side (memory_check.hpp): one
@@ -87,14 +118,14 @@ class CudaMatrix {
   float* base_ = nullptr;
 };
 
-// A, B and C as cuBLAS sees them, with A and B uploaded.
+// A, B and C as stored (gaps included), with A and B uploaded.
 struct CudaOperands {
   CudaOperands(const CudaLibrary& cuda, const Problem& problem)
-      : a(cuda, "A", problem.a.size()),
-        b(cuda, "B", problem.b.size()),
-        c(cuda, "C", std::size_t(problem.m) * std::size_t(problem.n)) {
-    a.upload(problem.a.data());
-    b.upload(problem.b.data());
+      : a(cuda, "A", problem.storedA().size()),
+        b(cuda, "B", problem.storedB().size()),
+        c(cuda, "C", problem.storedCCount()) {
+    a.upload(problem.storedA().data());
+    b.upload(problem.storedB().data());
   }
   CudaMatrix a, b, c;
 };
@@ -174,25 +205,30 @@ class CublasRunner : public VariantRunner {
     setUp();
     operands_.reset();  // before the new ones, so two never hold device memory together
     CudaOperands& ops = operands_.emplace(cuda_, problem_);
-    const int m = problem_.m, n = problem_.n, k = problem_.k;
+    c_gaps_ = {};
+    const CublasCall call = cublasCallFor(problem_);
+    const float* first = call.b_first ? ops.b.data() : ops.a.data();
+    const float* second = call.b_first ? ops.a.data() : ops.b.data();
+    // C as each run starts it: stored C0 (beta != 0), or NaN with the canary in the gaps; empty
+    // when a NaN fill does (no gaps, beta == 0).
+    const std::vector<float> initial_c = initialStoredC(problem_);
     Timings timings;
     // The first call picks and loads its kernels: never timed, whatever --warmup says.
     warmup = std::max(warmup, 1);
     for (int i = 0; i < warmup + reps; ++i) {
-      if (problem_.beta != 0.0f) {
-        ops.c.upload(problem_.c0.data());
+      if (!initial_c.empty()) {
+        ops.c.upload(initial_c.data());
       } else {
         ops.c.fillNan();
       }
       // The reset finished before the start event, so the events see the GEMM alone.
       cuda_.check(cuda_.cudaDeviceSynchronize(), "cudaDeviceSynchronize");
       cuda_.check(cuda_.cudaEventRecord(start_->get(), nullptr), "cudaEventRecord");
-      // Row-major C = alpha A B + beta C is column-major C^T = alpha B^T A^T + beta C^T, and a
-      // row-major matrix is its transpose in column-major: B (n x k) times A (k x m), no copies.
-      cuda_.checkBlas(cuda_.cublasSgemm(handle_->get(), cuda::kBlasOpN, cuda::kBlasOpN, n, m, k,
-                                        &problem_.alpha, ops.b.data(), n, ops.a.data(), k,
-                                        &problem_.beta, ops.c.data(), n),
-                      "cublasSgemm_v2");
+      cuda_.checkBlas(
+          cuda_.cublasSgemm(handle_->get(), call.op_first, call.op_second, call.m, call.n, call.k,
+                            &problem_.alpha, first, call.ld_first, second, call.ld_second,
+                            &problem_.beta, ops.c.data(), call.ldc),
+          "cublasSgemm_v2");
       cuda_.check(cuda_.cudaEventRecord(stop_->get(), nullptr), "cudaEventRecord");
       cuda_.check(cuda_.cudaEventSynchronize(stop_->get()), "cudaEventSynchronize after the GEMM");
       float ms = 0.0f;
@@ -200,20 +236,31 @@ class CublasRunner : public VariantRunner {
                   "cudaEventElapsedTime");
       if (i >= warmup) timings.ms.push_back(double(ms));
     }
-    ops.c.download(result);
+    // The logical C back, and what was written into C's gaps for checkMemory.
+    const MatrixStorage c_storage = problem_.storage().c;
+    if (c_storage.packedRowMajor()) {
+      ops.c.download(result);
+    } else {
+      std::vector<float> stored;
+      ops.c.download(stored);
+      gatherResult(stored.data(), c_storage, result, c_gaps_);
+    }
     return timings;
   }
 
-  // The guards of A, B and C and the inputs against the problem's; then the matrices are freed,
-  // so the next variant has the GPU's memory.
+  // The guards of A, B and C, the stored inputs against the problem's and C's gaps; then the
+  // matrices are freed, so the next variant has the GPU's memory.
   MemoryCheck checkMemory() override {
     if (!operands_) return {};
     MemoryCheck out;
     operands_->a.checkGuards(out);
     operands_->b.checkGuards(out);
     operands_->c.checkGuards(out);
-    operands_->a.checkUnchanged(problem_.a, std::size_t(problem_.k), out);
-    operands_->b.checkUnchanged(problem_.b, std::size_t(problem_.n), out);
+    const GemmStorage storage = problem_.storage();
+    operands_->a.checkUnchanged(problem_.storedA(), std::size_t(storage.a.ld), out);
+    operands_->b.checkUnchanged(problem_.storedB(), std::size_t(storage.b.ld), out);
+    for (auto& finding : c_gaps_.findings) out.findings.push_back(std::move(finding));
+    c_gaps_ = {};
     operands_.reset();
     return out;
   }
@@ -271,6 +318,7 @@ class CublasRunner : public VariantRunner {
   std::optional<CudaEvent> start_, stop_;
   std::optional<CublasHandle> handle_;
   std::optional<CudaOperands> operands_;
+  MemoryCheck c_gaps_;  // what run() found in C's gaps, for checkMemory
 };
 
 }  // namespace

@@ -1,4 +1,5 @@
-// OpenBLAS's cblas_sgemm as the CPU baseline.
+// OpenBLAS's cblas_sgemm as the CPU baseline, with the problem's layout, transposes and leading
+// dimensions.
 #include "run/variant_runner.hpp"
 
 #ifdef CLGEMM_HAVE_OPENBLAS
@@ -18,13 +19,20 @@ class OpenblasRunner : public HostRunner {
   Timings run(int warmup, int reps, std::vector<float>& result) override {
     HostOperands& ops = freshOperands(problem_);
     openblas_set_num_threads(threads_);
+    // The call a BLAS user makes for this problem: the operands are the stored matrices
+    // (gemm_shape.hpp), whose leading dimensions are BLAS's lda, ldb and ldc in either layout.
+    const GemmShape& shape = problem_.shape;
+    const GemmStorage storage = problem_.storage();
+    const CBLAS_ORDER layout = shape.layout == Layout::kCol ? CblasColMajor : CblasRowMajor;
+    const CBLAS_TRANSPOSE trans_a = shape.trans_a == Trans::kT ? CblasTrans : CblasNoTrans;
+    const CBLAS_TRANSPOSE trans_b = shape.trans_b == Trans::kT ? CblasTrans : CblasNoTrans;
     // The first call starts OpenBLAS's thread pool and allocates its buffers: never timed.
     const Timings t = timeHostCalls(
         std::max(warmup, 1), reps, [&] { ops.resetC(); },
         [&] {
-          cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, problem_.m, problem_.n, problem_.k,
-                      problem_.alpha, ops.a(), problem_.k, ops.b(), problem_.n, problem_.beta,
-                      ops.c(), problem_.n);
+          cblas_sgemm(layout, trans_a, trans_b, problem_.m, problem_.n, problem_.k, problem_.alpha,
+                      ops.a(), storage.a.ld, ops.b(), storage.b.ld, problem_.beta, ops.c(),
+                      storage.c.ld);
         });
     ops.copyCTo(result);
     return t;
