@@ -604,8 +604,8 @@ TEST(Tune, TheReportGoesToOutAsCsvWithAColumnPerParameter) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(r.out.empty());
   const std::string csv = readText(store.file("t.csv"));
-  EXPECT_EQ(csv.rfind("variant,device,driver,date,m,n,k,alpha,beta,TSM,TSN,TSK,WPTM,WPTN,PAD,rank,"
-                      "status,gflops",
+  EXPECT_EQ(csv.rfind("variant,device,driver,date,m,n,k,layout,trans_a,trans_b,lda,ldb,ldc,"
+                      "precision,alpha,beta,TSM,TSN,TSK,WPTM,WPTN,PAD,rank,status,gflops",
                       0),
             0u)
       << csv;
