@@ -295,7 +295,7 @@ int runTune(const Options& o, std::ostream& out, std::ostream& err) {
   summary.variant = v.name;
   summary.device = device.info;
   summary.size = size;
-  summary.shape = resolvedShape(problem);
+  summary.shape = shape;  // as given: the reports fill in the leading dimensions
   summary.trans = trans;
   summary.precision = arithmeticName(v.arithmetic);
   summary.alpha = o.alpha;

@@ -89,8 +89,9 @@ void writeFailures(std::ostream& out, const TuneSummary& t) {
 void writeTable(std::ostream& out, const TuneSummary& t) {
   out << "clgemm tune: " << t.variant << " on " << t.device.name << " (" << t.device.type << ", "
       << t.device.platform_name << ", driver " << t.device.driver_version << ")\n"
-      << "problem: " << shapeDims(t.size) << " " << shapeLabel(t.shape) << " (entry key " << t.trans
-      << ") alpha=" << t.alpha << " beta=" << t.beta << ", " << t.warmup << " warm-up + " << t.reps
+      << "problem: " << shapeDims(t.size)
+      << (t.shape.isDefault() ? "" : " " + shapeLabel(t.shape) + " (entry key " + t.trans + ")")
+      << " alpha=" << t.alpha << " beta=" << t.beta << ", " << t.warmup << " warm-up + " << t.reps
       << " timed runs per candidate, ranked by median\n"
       << spaceText(t) << "\n";
   std::size_t cached = 0;

@@ -22,7 +22,7 @@ struct TuneSummary {
   std::string variant;
   DeviceInfo device;
   Shape size;
-  GemmShape shape;           // the caller's layout, transposes and leading dimensions (resolved)
+  GemmShape shape;           // the caller's layout, transposes and leading dimensions (0: packed)
   std::string trans = "NN";  // the kernel's transposes, the entry's key (param_store.hpp)
   std::string precision;     // the kernel's arithmetic: fp32 | tf32 | 3xtf32
   float alpha = 1.0f, beta = 0.0f;
