@@ -68,6 +68,12 @@ void writeResourceTable(std::ostream& out, const RunInfo& run, const std::vector
   writeAligned(out, header, cells, 2, header.size() - 2);
 }
 
+// "; NN entry: none for TN" where a transposed row took the NN entry (param_lookup.hpp), else "".
+std::string fallbackNote(const ResultRow& r) {
+  const auto at = r.params_match.find("NN entry: ");
+  return at == std::string::npos ? "" : "; " + r.params_match.substr(at);
+}
+
 // The main table and the resource table for the rows of one problem size. With `shape_column`
 // (the run's rows differ in shape) each row says its shape, and so do the messages under the table.
 void writeSizeTables(std::ostream& out, const RunInfo& run, const std::vector<ResultRow>& rows,
@@ -129,7 +135,8 @@ void writeSizeTables(std::ostream& out, const RunInfo& run, const std::vector<Re
       out << "(+ " << r.variant << ": no entry for this device; borrowed from " << r.params_file
           << ", " << r.params_match << ")\n";
     else if (tuned)
-      out << "(+ " << r.variant << ": tuned for this device, from " << r.params_file << ")\n";
+      out << "(+ " << r.variant << ": tuned for this device, from " << r.params_file
+          << fallbackNote(r) << ")\n";
   }
   for (const auto& r : rows) {
     if (r.message.empty()) continue;
