@@ -11,6 +11,12 @@ itself uses (netlib BLAS style):
     |C - Cref| / (eps32 * (|alpha| |A| @ |B| + |beta| |C0|)) < 16
 
 where elements whose denominator is 0 must match exactly. Exits non-zero on any mismatch.
+
+Then the BLAS shapes (#26) with `best`, which computes them in the kernel: each file holds its
+matrix as the caller's program stores it (A as K x M for --trans-a t, B as N x K for --trans-b t,
+numpy.asfortranarray's Fortran order for --layout col), leading dimensions larger than the least,
+and C must come back in the run's layout (Fortran order for col) equal to NumPy's own
+op(A) @ op(B).
 """
 
 import os
@@ -23,6 +29,14 @@ import numpy as np
 SHAPES = [(1, 1, 1), (7, 7, 7), (33, 17, 9), (100, 37, 129)]
 SCALARS = [(1.0, 0.0), (1.5, -0.5)]
 KERNELS = ["naive", "tiled", "regtile2d"]
+# (layout, trans_a, trans_b, extra leading-dimension options as (name, added to the least), m, n, k)
+SHAPED = [
+    ("col", "t", "t", (("lda", 5), ("ldc", 2)), 33, 17, 9),
+    ("col", "n", "n", (), 7, 7, 7),
+    ("col", "n", "t", (("ldb", 3),), 1, 5, 4),
+    ("row", "t", "n", (("lda", 1), ("ldb", 4), ("ldc", 7)), 100, 37, 129),
+]
+SHAPED_KERNEL = "best"
 THRESHOLD = 16.0
 EPS32 = float(np.finfo(np.float32).eps)
 TIMEOUT_S = 300
@@ -123,11 +137,18 @@ def self_check(failures):
     print("self-check of the comparison: %s" % ("ok" if not failures else "FAILED"))
 
 
-def run_case(clgemm, tmp, kernel, m, n, k, alpha, beta, a, b, c, failures, c_file=None):
-    label = "%-9s M=%-3d N=%-3d K=%-3d alpha=%-4g beta=%-4g" % (kernel, m, n, k, alpha, beta)
+def run_case(clgemm, tmp, kernel, m, n, k, alpha, beta, a, b, c, failures, c_file=None,
+             shape_args=(), shape_label="", fortran=False):
+    """Runs clgemm on tmp/A.npy, tmp/B.npy (and c_file) and compares its C with NumPy's.
+
+    a, b are op(A) and op(B) as NumPy computes with them; shape_args the shape's options, and
+    fortran whether C must come back in Fortran order (--layout col).
+    """
+    label = "%-9s M=%-3d N=%-3d K=%-3d alpha=%-4g beta=%-4g%s" % (
+        kernel, m, n, k, alpha, beta, (" " + shape_label) if shape_label else "")
     out = os.path.join(tmp, "out_%s_%d_%d_%d_%g_%g.npy" % (kernel, m, n, k, alpha, beta))
     args = [clgemm, "--kernel", kernel, "--input-a", os.path.join(tmp, "A.npy"),
-            "--input-b", os.path.join(tmp, "B.npy")]
+            "--input-b", os.path.join(tmp, "B.npy")] + list(shape_args)
     if c_file is not None:
         args += ["--input-c", c_file]
     args += ["--alpha", repr(alpha), "--beta", repr(beta), "--output-c", out,
@@ -149,6 +170,12 @@ def run_case(clgemm, tmp, kernel, m, n, k, alpha, beta, a, b, c, failures, c_fil
         problems.append("dtype %s, expected float32" % result.dtype)
     if result.shape != (m, n):
         problems.append("shape %s, expected %s" % (result.shape, (m, n)))
+    # np.save writes Fortran order only where the array is not also C-contiguous (more than one
+    # row and column), so that is where the order shows.
+    if fortran and m > 1 and n > 1 and not np.isfortran(result):
+        problems.append("C order, expected Fortran order for --layout col")
+    if not fortran and m > 1 and n > 1 and np.isfortran(result):
+        problems.append("Fortran order, expected C order for --layout row")
     ok, ratio, message = compare(result, a, b, c, alpha, beta) if not problems else (
         False, float("inf"), "")
     if message:
@@ -163,6 +190,34 @@ def run_case(clgemm, tmp, kernel, m, n, k, alpha, beta, a, b, c, failures, c_fil
     print("%s %s max ratio %.3g%s" % ("ok  " if not problems else "FAIL", label, ratio,
                                      "" if not problems else "  " + "; ".join(problems)))
     os.remove(out)
+
+
+def run_shaped(clgemm, tmp, rng, failures):
+    """The BLAS shapes: files as the caller stores them, C back in the run's layout."""
+    cases = 0
+    for layout, trans_a, trans_b, lds, m, n, k in SHAPED:
+        a, b, c = make_inputs(rng, m, n, k)  # op(A), op(B), C: what NumPy multiplies
+        stored_a = a.T if trans_a == "t" else a  # A's file: K x M when transposed
+        stored_b = b.T if trans_b == "t" else b  # B's file: N x K when transposed
+        order = np.asfortranarray if layout == "col" else np.ascontiguousarray
+        np.save(os.path.join(tmp, "A.npy"), order(stored_a))
+        np.save(os.path.join(tmp, "B.npy"), order(stored_b))
+        np.save(os.path.join(tmp, "C.npy"), order(c))
+        # The least leading dimension: the length of a stored line (a row, or a column in
+        # column-major) of each matrix as stored.
+        line = 1 if layout == "row" else 0
+        least = {"lda": stored_a.shape[line], "ldb": stored_b.shape[line], "ldc": c.shape[line]}
+        args = ["--layout", layout, "--trans-a", trans_a, "--trans-b", trans_b]
+        label = "%s %s%s" % (layout, trans_a.upper(), trans_b.upper())  # as clgemm's shapeLabel
+        for name, extra in lds:
+            args += ["--" + name, str(least[name] + extra)]
+            label += " %s=%d" % (name, least[name] + extra)
+        for alpha, beta in SCALARS:
+            c_file = os.path.join(tmp, "C.npy") if beta != 0.0 else None
+            run_case(clgemm, tmp, SHAPED_KERNEL, m, n, k, alpha, beta, a, b, c, failures, c_file,
+                     args, label, fortran=layout == "col")
+            cases += 1
+    return cases
 
 
 def main():
@@ -199,6 +254,7 @@ def main():
             run_case(clgemm, tmp, kernel, m, n, k, 2.0, 0.0, a, b, nan_c, failures,
                      os.path.join(tmp, "C_nan.npy"))
             cases += 1
+        cases += run_shaped(clgemm, tmp, rng, failures)
     if failures:
         print("\nnumpy_roundtrip: %d problem(s):" % len(failures), file=sys.stderr)
         for f in failures:

@@ -91,6 +91,7 @@ void writeInputs(const TempDir& in) {
   writeText(in.file("c_truncated.npy"), npyFile(npyDict("<f4", "False", "(4, 3)"), 44));
   writeText(in.file("c_f8.npy"), npyFile(npyDict("<f8", "False", "(4, 3)"), 96));
   writeText(in.file("c_fortran.npy"), npyFile(npyDict("<f4", "True", "(4, 3)"), 48));
+  writeText(in.file("b_fortran.npy"), npyFile(npyDict("<f4", "True", "(5, 3)"), 60));
   std::filesystem::create_symlink("a45.npy", in.file("a_link.npy"));
   std::filesystem::create_directory(in.file("dir"));
   writeText(in.file("bad.cl"), "__kernel void gemm_naive(const int M, {\n");
@@ -202,10 +203,11 @@ std::string camel(const std::string& option) {
 
 // Every option of a benchmark run that takes a value (clgemm --help), as typed.
 const std::vector<std::string> kValueOptions = {
-    "--platform", "--device",  "--kernel",   "--compare",  "--threads", "-D",          "-m",
-    "-n",         "-k",        "--size",     "--sizes",    "--alpha",   "--beta",      "--warmup",
-    "--reps",     "--check",   "--progress", "--store",    "--seed",    "--format",    "--out",
-    "--input-a",  "--input-b", "--input-c",  "--output-c", "--kernels", "--cl-options"};
+    "--platform", "--device",  "--kernel",   "--compare",  "--threads", "-D",           "-m",
+    "-n",         "-k",        "--size",     "--sizes",    "--alpha",   "--beta",       "--warmup",
+    "--reps",     "--check",   "--progress", "--store",    "--seed",    "--format",     "--out",
+    "--input-a",  "--input-b", "--input-c",  "--output-c", "--kernels", "--cl-options", "--layout",
+    "--trans-a",  "--trans-b", "--lda",      "--ldb",      "--ldc"};
 
 // Options that belong to another command, refused by `clgemm peak` with a value that would be
 // valid elsewhere (test_peak.cpp covers --size, --sizes, -m, -D, --kernel and --check).
@@ -911,7 +913,7 @@ std::vector<BadCase> badCases() {
        std::vector<std::string>{"--input-a", "@IN/a_fortran.npy", "--input-b", "@IN/b53.npy"} +
            kQuick + kOut + kOutputC,
        2,
-       {"--input-a", "a_fortran.npy", "Fortran"}},
+       {"--input-a", "a_fortran.npy", "Fortran", "--layout col"}},
       {"Npy1D",
        std::vector<std::string>{"--input-a", "@IN/a_1d.npy", "--input-b", "@IN/b53.npy"} + kQuick +
            kOut + kOutputC,
@@ -961,7 +963,101 @@ std::vector<BadCase> badCases() {
        kInputs + std::vector<std::string>{"--input-c", "@IN/c_fortran.npy", "--beta", "1"} +
            kQuick + kOut + kOutputC,
        2,
-       {"--input-c", "c_fortran.npy", "Fortran"}},
+       {"--input-c", "c_fortran.npy", "Fortran", "--layout col"}},
+
+      // The BLAS shape (#26): each bad value of --layout, --trans-a/b and --lda/ldb/ldc.
+      {"LayoutNotAWord",
+       kSmall + kOut + std::vector<std::string>{"--layout", "diag"},
+       2,
+       {"--layout 'diag'", "row, col"}},
+      {"TransANotAWord",
+       kSmall + kOut + std::vector<std::string>{"--trans-a", "x"},
+       2,
+       {"--trans-a 'x'", "n, t"}},
+      {"TransBEmptyItem",
+       kSmall + kOut + std::vector<std::string>{"--trans-b", "n,,t"},
+       2,
+       {"--trans-b 'n,,t'", "empty item"}},
+      {"TransATwice",
+       kSmall + kOut + std::vector<std::string>{"--trans-a", "n,n"},
+       2,
+       {"--trans-a 'n,n'", "twice"}},
+      {"LdaZero",
+       kSmall + kOut + std::vector<std::string>{"--lda", "0"},
+       2,
+       {"--lda 0", "positive"}},
+      {"LdaNegative",
+       kSmall + kOut + std::vector<std::string>{"--lda", "-3"},
+       2,
+       {"--lda -3", "positive"}},
+      {"LdaNotANumber",
+       kSmall + kOut + std::vector<std::string>{"--lda", "abc"},
+       2,
+       {"--lda 'abc'", "integer"}},
+      // Below the length of a stored row: the message names the option and the least it takes.
+      {"LdbBelowItsLeast",
+       std::vector<std::string>{"-m", "8", "-n", "6", "-k", "4", "--ldb", "5"} + kQuick + kOut +
+           kOutputC,
+       2,
+       {"--ldb 5", "at least 6", "B's rows"}},
+      // Column-major: C's lines are its columns, M long.
+      {"LdcBelowItsLeastColumnMajor",
+       std::vector<std::string>{"--layout", "col", "-m", "9", "-n", "4", "-k", "3", "--ldc", "8"} +
+           kQuick + kOut + kOutputC,
+       2,
+       {"--ldc 8", "at least 9", "C's columns", "column-major"}},
+      {"LdaBelowTheFilesColumns",
+       std::vector<std::string>{"--layout", "col", "--input-a", "@IN/a_fortran.npy", "--input-b",
+                                "@IN/b_fortran.npy", "--lda", "3"} +
+           kQuick + kOut + kOutputC,
+       2,
+       {"--lda 3", "at least 4"}},
+      {"TuneWithALayoutList",
+       std::vector<std::string>{"tune", "--store", "@OUT/store", "--kernel", "tiled", "--layout",
+                                "row,col"},
+       2,
+       {"clgemm tune", "--layout", "'row,col'"}},
+      {"TuneWithATransposeList",
+       std::vector<std::string>{"tune", "--store", "@OUT/store", "--kernel", "tiled", "--trans-b",
+                                "n,t"},
+       2,
+       {"clgemm tune", "--trans-b", "'n,t'"}},
+      {"PeakWithLayout",
+       kPeak + std::vector<std::string>{"--layout", "col"},
+       2,
+       {"--layout", "clgemm peak"}},
+      {"DevicesWithTransA",
+       std::vector<std::string>{"--devices", "0:0,0:0", "--trans-a", "t"} + kSmall + kOut,
+       2,
+       {"--devices", "--trans-a"}},
+      // The .npy files are one problem stored one way.
+      {"InputsWithATransposeList",
+       kInputs + std::vector<std::string>{"--trans-a", "n,t"} + kQuick + kOut + kOutputC,
+       2,
+       {"--input-a", "--trans-a", "'n,t'"}},
+      // A C-order file with --layout col, beside a Fortran-order one that is right: the wrong one
+      // is named.
+      {"NpyCOrderWithLayoutCol",
+       std::vector<std::string>{"--layout", "col", "--input-a", "@IN/a_fortran.npy", "--input-b",
+                                "@IN/b53.npy"} +
+           kQuick + kOut + kOutputC,
+       2,
+       {"--input-b", "b53.npy", "C order", "--layout col", "asfortranarray"}},
+      {"NpyCOrderCWithLayoutCol",
+       std::vector<std::string>{"--layout", "col", "--input-a", "@IN/a_fortran.npy", "--input-b",
+                                "@IN/b_fortran.npy", "--input-c", "@IN/c43.npy", "--beta", "1"} +
+           kQuick + kOut + kOutputC,
+       2,
+       {"--input-c", "c43.npy", "C order", "--layout col"}},
+      // --trans-a t: A's file is K x M, so a45 makes K = 4 and B's 5 rows disagree.
+      {"NpyTransposedInnerDimensionMismatch",
+       kInputs + std::vector<std::string>{"--trans-a", "t"} + kQuick + kOut + kOutputC,
+       2,
+       {"--input-b", "b53.npy", "--trans-a t", "B needs 4 rows"}},
+      {"NpyTransposedBMismatch",
+       kInputs + std::vector<std::string>{"--trans-b", "t"} + kQuick + kOut + kOutputC,
+       2,
+       {"--input-b", "b53.npy", "--trans-b t", "B needs 5 columns"}},
 
       // clgemm peak (test_peak.cpp has the rest): malformed values and run options.
       {"PeakRepsNotANumber",

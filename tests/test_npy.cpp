@@ -250,9 +250,37 @@ TEST(NpyErrors, Int32) {
                     {"'<i4'"});
 }
 
-TEST(NpyErrors, FortranOrder) {
-  expectRefusedFile("f.npy", npyFile(npyDict("<f4", "True", "(2, 3)"), floatBytes(sequence(6))),
-                    {"Fortran"});
+// Fortran order is read as the file holds it (column-major), and said: loadProblem decides whether
+// the run's --layout takes it (test_bad_input.cpp has the refusals).
+TEST(Npy, ReadsFortranOrderAsStored) {
+  TempDir dir;
+  const std::string path = dir.file("f.npy");
+  writeText(path, npyFile(npyDict("<f4", "True", "(2, 3)"), floatBytes(sequence(6))));
+  const NpyMatrix m = readNpy(path, "--input-a");
+  EXPECT_TRUE(m.fortran_order);
+  EXPECT_EQ(m.rows, 2u);
+  EXPECT_EQ(m.cols, 3u);
+  EXPECT_TRUE(sameBits(m.data, sequence(6)));
+  writeText(path, npyFile(npyDict("<f4", "False", "(2, 3)"), floatBytes(sequence(6))));
+  EXPECT_FALSE(readNpy(path, "--input-a").fortran_order);
+}
+
+TEST(Npy, WritesFortranOrder) {
+  TempDir dir;
+  const std::string path = dir.file("f.npy");
+  writeNpy(path, "--output-c", 2, 3, sequence(6), true);
+  const std::string bytes = readText(path);
+  EXPECT_NE(bytes.find("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }"),
+            std::string::npos);
+  EXPECT_EQ(bytes.size() % 64, 24u);  // a header of whole 64-byte lines, then 6 floats
+  const NpyMatrix m = readNpy(path, "--input-a");
+  EXPECT_TRUE(m.fortran_order);
+  EXPECT_TRUE(sameBits(m.data, sequence(6)));
+}
+
+TEST(NpyErrors, FortranOrderNeitherTrueNorFalse) {
+  expectRefusedFile("f.npy", npyFile(npyDict("<f4", "'yes'", "(2, 3)"), floatBytes(sequence(6))),
+                    {"fortran_order"});
 }
 
 TEST(NpyErrors, OneDimensional) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/options.hpp"
+#include "commands/run_options.hpp"
 #include "registry/defines.hpp"
 #include "registry/kernels.hpp"
 #include "run_clgemm.hpp"
@@ -69,6 +70,48 @@ TEST(Options, ReadsEveryOption) {
   EXPECT_EQ(o.out, "r.csv");
   EXPECT_EQ(o.kernel_file, "my.cl");
   EXPECT_EQ(o.seed, 7u);
+}
+
+// The BLAS shape (#26): defaults, lists in the order given, and every combination swept.
+TEST(Options, ShapeOptionsAndTheirSweep) {
+  const auto d = parse({});
+  ASSERT_EQ(clgemm::gemmShapes(d).size(), 1u);
+  EXPECT_TRUE(clgemm::gemmShapes(d).front().isDefault());
+  const auto o = parse({"--layout", "col,row", "--trans-a", "t", "--trans-b", "n,t", "--lda", "50",
+                        "--ldb", "60", "--ldc", "70"});
+  const auto shapes = clgemm::gemmShapes(o);
+  ASSERT_EQ(shapes.size(), 4u);
+  EXPECT_EQ(clgemm::shapeLabel(shapes[0]), "col TN lda=50 ldb=60 ldc=70");
+  EXPECT_EQ(clgemm::shapeLabel(shapes[1]), "col TT lda=50 ldb=60 ldc=70");
+  EXPECT_EQ(clgemm::shapeLabel(shapes[2]), "row TN lda=50 ldb=60 ldc=70");
+  EXPECT_EQ(clgemm::shapeLabel(shapes[3]), "row TT lda=50 ldb=60 ldc=70");
+}
+
+// Each bad value names its option (test_bad_input.cpp runs them end to end: exit 2).
+TEST(Options, BadShapeValuesNameTheirOption) {
+  EXPECT_NE(usageMessage({"--layout", "diag"}).find("--layout 'diag' is not one of row, col"),
+            std::string::npos);
+  EXPECT_NE(usageMessage({"--trans-a", "x"}).find("--trans-a 'x' is not one of n, t"),
+            std::string::npos);
+  EXPECT_NE(usageMessage({"--trans-b", "n,,t"}).find("--trans-b 'n,,t' has an empty item"),
+            std::string::npos);
+  EXPECT_NE(usageMessage({"--trans-a", "n,n"}).find("--trans-a 'n,n' names n twice"),
+            std::string::npos);
+  EXPECT_NE(usageMessage({"--lda", "0"}).find("--lda 0 must be positive"), std::string::npos);
+  EXPECT_NE(usageMessage({"--lda=-3"}).find("--lda -3 must be positive"), std::string::npos);
+  EXPECT_NE(usageMessage({"--lda", "abc"}).find("--lda 'abc' is not an integer"),
+            std::string::npos);
+  EXPECT_NE(usageMessage({"tune", "--trans-a", "n,t"}).find("clgemm tune searches one problem"),
+            std::string::npos);
+  EXPECT_NE(
+      usageMessage({"peak", "--layout", "col"}).find("--layout does not apply to clgemm peak"),
+      std::string::npos);
+  EXPECT_NE(usageMessage({"--devices", "all", "--trans-a", "t"})
+                .find("--devices does not go with --trans-a"),
+            std::string::npos);
+  EXPECT_NE(usageMessage({"--input-a", "a.npy", "--input-b", "b.npy", "--layout", "row,col"})
+                .find("--input-a is one problem: give one value to --layout"),
+            std::string::npos);
 }
 
 TEST(Options, SizeSetsAllThreeDimensions) {

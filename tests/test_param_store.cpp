@@ -11,6 +11,7 @@
 #include "opencl/device_class.hpp"
 #include "registry/defines.hpp"
 #include "registry/kernels.hpp"
+#include "registry/param_lookup.hpp"
 #include "run_clgemm.hpp"
 #include "store/param_store.hpp"
 #include "unsupported.hpp"
@@ -285,6 +286,92 @@ TEST(ParamStore, TunedEntryFileNameKeysDeviceDriverKernelAndSize) {
             "gpu-1-regtile2d-8192x8192x256.json");
 }
 
+TEST(ParamStore, TheFileNameOfATransposedEntrySaysItsTransposes) {
+  EXPECT_EQ(clgemm::tunedEntryFileName("GPU", "1", "best", {4096, 4096, 4096}, "TN"),
+            "gpu-1-best-tn-4096.json");
+  EXPECT_EQ(clgemm::tunedEntryFileName("GPU", "1", "best", {4096, 4096, 4096}, "NN"),
+            "gpu-1-best-4096.json");
+}
+
+// An entry with "trans" as clgemm tune writes it.
+std::string transEntry(const std::string& device, const std::string& trans, int bm,
+                       const clgemm::DeviceInfo* tuned_on = nullptr) {
+  nlohmann::json j = {{"device", device},
+                      {"driver", "1"},
+                      {"kernel", "best"},
+                      {"trans", trans},
+                      {"defines", {{"BM", bm}}}};
+  if (tuned_on) j["class"] = clgemm::classJson(clgemm::classOf(*tuned_on));
+  return j.dump();
+}
+
+// The lookup prefers the entry of the same transposes, own or borrowed, and falls back to NN (an
+// entry without "trans", as data/params ships them, is NN); other transposes never serve.
+TEST(ParamStore, EntriesAreKeyedByTheKernelsTransposes) {
+  TempDir dir;
+  writeText(dir.file("a-nn.json"), entryJson("GPU X", "1", "best", R"({"BM": 32})"));
+  writeText(dir.file("b-tn.json"), transEntry("GPU X", "TN", 64));
+  writeText(dir.file("c-tt.json"), transEntry("GPU X", "TT", 128));
+  const auto bm = [&](const std::string& trans) {
+    clgemm::TunedEntry e;
+    if (!clgemm::findTunedEntry({dir.path()}, gpu("GPU X", "1"), "best", kSize, e, nullptr, trans))
+      return std::string("defaults");
+    return e.defines.at("BM") + " " + e.trans;
+  };
+  EXPECT_EQ(bm("NN"), "32 NN");
+  EXPECT_EQ(bm("TN"), "64 TN");
+  EXPECT_EQ(bm("TT"), "128 TT");
+  EXPECT_EQ(bm("NT"), "32 NN");  // none for NT: the NN entry
+  // The tuner's seeds: the same transposes' entries, then NN's, never another's.
+  const auto ranked =
+      clgemm::rankedTunedEntries({dir.path()}, gpu("GPU X", "1"), "best", kSize, nullptr, "TN");
+  ASSERT_EQ(ranked.size(), 2u);
+  EXPECT_EQ(ranked[0].trans, "TN");
+  EXPECT_EQ(ranked[1].trans, "NN");
+  // A borrowed entry of the same transposes beats the device's own NN one.
+  TempDir other;
+  writeText(other.file("own-nn.json"), classEntry(kH200, 4096, 256));
+  writeText(other.file("h100-tn.json"), transEntry(kH100.name, "TN", 96, &kH100));
+  clgemm::TunedEntry e;
+  ASSERT_TRUE(clgemm::findTunedEntry({other.path()}, kH200, "best", kSize, e, nullptr, "TN"));
+  EXPECT_EQ(e.defines.at("BM"), "96");
+  ASSERT_TRUE(clgemm::findTunedEntry({other.path()}, kH200, "best", kSize, e, nullptr, "NT"));
+  EXPECT_EQ(e.defines.at("BM"), "256");
+}
+
+TEST(ParamStore, ATransposeKeyThatIsNoneOfTheFourIsSkippedWithANote) {
+  TempDir dir;
+  writeText(dir.file("bad.json"), transEntry("GPU X", "XN", 64));
+  std::vector<std::string> warnings;
+  clgemm::TunedEntry e;
+  EXPECT_FALSE(
+      clgemm::findTunedEntry({dir.path()}, gpu("GPU X", "1"), "best", kSize, e, &warnings));
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("trans 'XN'"), std::string::npos) << warnings[0];
+}
+
+// The key is the kernel's view: column-major is the row-major problem with A and B swapped, each
+// read transposed.
+TEST(ParamStore, TheKeyIsTheTransposesOfTheRowMajorProblemTheKernelComputes) {
+  using clgemm::GemmShape;
+  using clgemm::Layout;
+  using clgemm::Trans;
+  const auto key = [](Layout layout, Trans a, Trans b) {
+    return clgemm::tuningTransposes(64, 48, 32, GemmShape{layout, a, b, 0, 0, 0});
+  };
+  EXPECT_EQ(key(Layout::kRow, Trans::kN, Trans::kN), "NN");
+  EXPECT_EQ(key(Layout::kRow, Trans::kT, Trans::kN), "TN");
+  EXPECT_EQ(key(Layout::kRow, Trans::kN, Trans::kT), "NT");
+  EXPECT_EQ(key(Layout::kCol, Trans::kN, Trans::kN), "NN");
+  EXPECT_EQ(key(Layout::kCol, Trans::kT, Trans::kN), "NT");
+  EXPECT_EQ(key(Layout::kCol, Trans::kN, Trans::kT), "TN");
+  EXPECT_EQ(key(Layout::kCol, Trans::kT, Trans::kT), "TT");
+  // Leading dimensions are no part of it.
+  EXPECT_EQ(clgemm::tuningTransposes(64, 48, 32,
+                                     GemmShape{Layout::kRow, Trans::kT, Trans::kN, 100, 100, 100}),
+            "TN");
+}
+
 // Each entry shipped in data/params names a kernel of the registry and only its parameters, and
 // its values pass the kernel's constraints: a kernel whose parameters change must bring its
 // entries along, or users of that device would get a refusal instead of the tuned values.
@@ -389,6 +476,44 @@ TEST(ParamStore, ABorrowedEntryIsReportedWithWhyAndCanBeHidden) {
   const auto row = nlohmann::json::parse(r.out)["results"][0];
   EXPECT_EQ(row["define_sources"]["BM"], "default") << row.dump();
   EXPECT_EQ(row["params_file"], "");
+}
+
+// End to end: a transposed run takes the entry of its transposes where one exists and the NN
+// entry otherwise, and params_match says which. (The rows' verification is not asserted here: the
+// kernels' own support for transposes is tested with them; this is the lookup.)
+TEST(ParamStore, ATransposedRunFallsBackToTheNnEntryAndSaysSo) {
+  const clgemm::DeviceInfo& here = clgemm_test::defaultDevice();
+  TempDir data;
+  std::filesystem::create_directories(data.file("params"));
+  writeText(data.file("params/nn.json"), entryJson(here.name, "any", "best", R"({"BM": 32})"));
+  const clgemm_test::ScopedEnv env("CLGEMM_DATA", data.path());
+  const auto row_for = [&](const std::vector<std::string>& shape) {
+    std::vector<std::string> args = {"--kernel", "best", "-m",       "20",     "-n",
+                                     "12",       "-k",   "8",        "--reps", "1",
+                                     "--warmup", "0",    "--format", "json"};
+    args.insert(args.end(), shape.begin(), shape.end());
+    const auto r = clgemm_test::runClgemm(args);
+    EXPECT_NE(r.out, "") << r.err;
+    return nlohmann::json::parse(r.out)["results"][0];
+  };
+  auto row = row_for({"--trans-a", "t"});
+  EXPECT_EQ(row["defines"]["BM"], "32") << row.dump();
+  EXPECT_EQ(row["params_match"], "same device; NN entry: none for TN");
+  EXPECT_EQ(row["trans_a"], "t");
+  // Column-major TN is the kernel's NT.
+  row = row_for({"--layout", "col", "--trans-a", "t"});
+  EXPECT_EQ(row["params_match"], "same device; NN entry: none for NT");
+  writeText(data.file("params/nt.json"),
+            R"({"device": ")" + here.name +
+                R"(", "driver": "any", "kernel": "best", "trans": "NT", "defines": {"BM": 64}})");
+  row = row_for({"--layout", "col", "--trans-a", "t"});
+  EXPECT_EQ(row["defines"]["BM"], "64") << row.dump();
+  EXPECT_EQ(row["params_file"], data.file("params/nt.json"));
+  EXPECT_EQ(row["params_match"], "same device");
+  // The default shape still takes the NN entry.
+  row = row_for({});
+  EXPECT_EQ(row["defines"]["BM"], "32");
+  EXPECT_EQ(row["params_match"], "same device");
 }
 
 }  // namespace

@@ -94,6 +94,18 @@ class PlotTest(unittest.TestCase):
                 out = self.out(f"{kind}.png")
                 self.assert_good_png(run_plot(FIXTURE, "-o", out, "--kind", kind), out)
 
+    def test_several_shapes_plot_one_series_each(self):
+        # A run over --layout row,col: the same variants and sizes twice, one series per shape.
+        header, rows = self.fixture()
+        header = header + ["layout", "trans_a", "trans_b"]
+        shaped = [dict(r, layout=layout, trans_a="t", trans_b="n")
+                  for layout in ("row", "col") for r in rows]
+        path = self.write_csv("shapes.csv", header, shaped)
+        for kind in ("lines", "ladder", "roofline"):
+            with self.subTest(kind=kind):
+                out = self.out(f"shapes-{kind}.png")
+                self.assert_good_png(run_plot(path, "-o", out, "--kind", kind), out)
+
     def test_default_kind(self):
         out = self.out()
         self.assert_good_png(run_plot(FIXTURE, "-o", out), out)

@@ -299,6 +299,70 @@ TEST(Sweep, TableHasAHeadingPerSize) {
   EXPECT_EQ(r.out.find("verified on a sample"), std::string::npos) << r.out;
 }
 
+// Every record carries its shape (#26): layout, transposes and the leading dimensions in use (the
+// least where none was given). Only the fields are asserted: whether each variant computes every
+// shape is the kernels' tests' business.
+TEST(Sweep, EveryRecordCarriesItsShape) {
+  const std::vector<std::string> shapes = {"--sizes", "17,32x20x9", "--kernel", "naive", "--layout",
+                                           "row,col", "--trans-b",  "n,t",      "--ldc", "40",
+                                           "--reps",  "1",          "--warmup", "0"};
+  const auto r = runClgemm(shapes + std::vector<std::string>{"--format", "csv"});
+  const Csv csv = parseCsv(r.out);
+  ASSERT_EQ(csv.rows.size(), 8u) << r.out << r.err;
+  // Sizes, then layouts, then op(B): lda, ldb for each.
+  const std::vector<std::vector<std::string>> expected = {
+      {"row", "n", "17", "17"}, {"row", "t", "17", "17"}, {"col", "n", "17", "17"},
+      {"col", "t", "17", "17"}, {"row", "n", "9", "20"},  {"row", "t", "9", "9"},
+      {"col", "n", "32", "9"},  {"col", "t", "32", "20"}};
+  for (std::size_t i = 0; i < 8; ++i) {
+    EXPECT_EQ(csv.at(i, "layout"), expected[i][0]) << i;
+    EXPECT_EQ(csv.at(i, "trans_a"), "n") << i;
+    EXPECT_EQ(csv.at(i, "trans_b"), expected[i][1]) << i;
+    EXPECT_EQ(csv.at(i, "lda"), expected[i][2]) << i;
+    EXPECT_EQ(csv.at(i, "ldb"), expected[i][3]) << i;
+    EXPECT_EQ(csv.at(i, "ldc"), "40") << i;
+    EXPECT_EQ(csv.at(i, "precision"), "fp32") << i;
+  }
+  const json doc =
+      json::parse(runClgemm(shapes + std::vector<std::string>{"--format", "json"}).out);
+  ASSERT_EQ(doc["results"].size(), 8u);
+  const auto& last = doc["results"][7];
+  EXPECT_EQ(last["layout"], "col") << last.dump();
+  EXPECT_EQ(last["trans_b"], "t") << last.dump();
+  EXPECT_EQ(last["lda"], 32) << last.dump();
+  EXPECT_EQ(last["ldb"], 20) << last.dump();
+  EXPECT_EQ(last["ldc"], 40) << last.dump();
+  // The table: a shape column, since the rows' shapes differ; packed leading dimensions unsaid.
+  const auto table = runClgemm(shapes);
+  EXPECT_NE(table.out.find("variant  shape "), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("naive    col NT ldc=40 "), std::string::npos) << table.out;
+  EXPECT_EQ(table.out.find("lda="), std::string::npos) << table.out;
+}
+
+// The default shape's records say so; its table has neither a shape column nor a shape line, and
+// one shape shared by every row is a line above the table, not a column.
+TEST(Sweep, TheDefaultShapeIsInTheRecordsAndNotInTheTable) {
+  const std::vector<std::string> run = {"-m",       "12",    "-n",     "10", "-k",       "7",
+                                        "--kernel", "naive", "--reps", "1",  "--warmup", "0"};
+  const auto r = runClgemm(run + std::vector<std::string>{"--format", "csv"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Csv csv = parseCsv(r.out);
+  ASSERT_EQ(csv.rows.size(), 1u);
+  EXPECT_EQ(csv.at(0, "layout"), "row");
+  EXPECT_EQ(csv.at(0, "trans_a"), "n");
+  EXPECT_EQ(csv.at(0, "trans_b"), "n");
+  EXPECT_EQ(csv.at(0, "lda"), "7");
+  EXPECT_EQ(csv.at(0, "ldb"), "10");
+  EXPECT_EQ(csv.at(0, "ldc"), "10");
+  const auto table = runClgemm(run);
+  EXPECT_EQ(table.out.find("shape"), std::string::npos) << table.out;
+  const auto col = runClgemm(run + std::vector<std::string>{"--layout", "col", "--trans-a", "t"});
+  EXPECT_NE(col.out.find("\nshape: col TN (column-major, op(A) = A^T, op(B) = B)\n"),
+            std::string::npos)
+      << col.out;
+  EXPECT_EQ(col.out.find("variant  shape "), std::string::npos) << col.out;
+}
+
 TEST(Sweep, JsonRowsCarryTheirSize) {
   const auto r = runClgemm(kSweep + std::vector<std::string>{"--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;

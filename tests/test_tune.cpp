@@ -604,12 +604,41 @@ TEST(Tune, TheReportGoesToOutAsCsvWithAColumnPerParameter) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(r.out.empty());
   const std::string csv = readText(store.file("t.csv"));
-  EXPECT_EQ(csv.rfind("variant,device,driver,date,m,n,k,alpha,beta,TSM,TSN,TSK,WPTM,WPTN,PAD,rank,"
-                      "status,gflops",
+  EXPECT_EQ(csv.rfind("variant,device,driver,date,m,n,k,layout,trans_a,trans_b,lda,ldb,ldc,"
+                      "precision,alpha,beta,TSM,TSN,TSK,WPTM,WPTN,PAD,rank,status,gflops",
                       0),
             0u)
       << csv;
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 5);
+}
+
+// The tuner searches one shape and says which: its records carry the shape, and the entry's key is
+// the kernel's transposes (col TN is the kernel's NT). The candidates' verification is not
+// asserted: the kernels' support for transposes is tested with them; where a winner is stored, it
+// is under the key's file name and says the key.
+TEST(Tune, TheReportAndTheEntryCarryTheShape) {
+  TempDir store;
+  const auto r =
+      runClgemm(tune(store, kTinySpace + std::vector<std::string>{"--layout", "col", "--trans-a",
+                                                                  "t", "--format", "json"}));
+  ASSERT_NE(r.out, "") << r.err;
+  const json doc = json::parse(r.out);
+  EXPECT_EQ(doc["trans"], "NT");
+  EXPECT_EQ(doc["layout"], "col");
+  EXPECT_EQ(doc["trans_a"], "t");
+  EXPECT_EQ(doc["trans_b"], "n");
+  EXPECT_EQ(doc["lda"], 40);
+  EXPECT_EQ(doc["precision"], "fp32");
+  const auto entries = filesIn(store.path() + "/params");
+  if (r.exit_code == 0) {
+    ASSERT_EQ(entries.size(), 1u);
+    EXPECT_NE(entries[0].find("-regtile2d-nt-40.json"), std::string::npos) << entries[0];
+    const json entry = json::parse(readText(entries[0]));
+    EXPECT_EQ(entry["trans"], "NT");
+    EXPECT_EQ(entry["measured"]["shape"], "col TN");
+  } else {
+    EXPECT_TRUE(entries.empty());
+  }
 }
 
 TEST(Tune, TheTimeBudgetStopsTheSearch) {

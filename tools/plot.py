@@ -138,7 +138,16 @@ def read_rows(path):
                 for c in NUMERIC_COLUMNS:
                     row[c] = number(raw, c, path, line)
                 row["size"] = (row["m"], row["n"], row["k"])
+                # The BLAS shape (clgemm --layout, --trans-a, --trans-b); files from before
+                # shapes have no such columns and are all row-major NN.
+                trans = ((raw.get("trans_a") or "n") + (raw.get("trans_b") or "n")).strip()
+                row["shape"] = (raw.get("layout") or "row").strip() + " " + trans.upper()
                 rows.append(row)
+            # A run over several shapes holds one series per variant and shape: its name says
+            # the shape, so lines of one variant in two shapes are neither merged nor mixed up.
+            if len({r["shape"] for r in rows}) > 1:
+                for r in rows:
+                    r["variant"] = f"{r['variant']} ({r['shape']})"
             return rows
     except OSError as e:
         raise PlotError(f"{path}: cannot read: {e.strerror or e}") from None
@@ -164,8 +173,13 @@ def best_per_variant(rows):
     return list(best.values())
 
 
+def base_variant(variant):
+    """The variant's own name: "clblast" of "clblast (col TN)" in a run over several shapes."""
+    return variant.split(" (")[0]
+
+
 def is_baseline(variant):
-    return variant in BASELINES
+    return base_variant(variant) in BASELINES
 
 
 def is_opencl(row):
@@ -309,9 +323,10 @@ def speedup_text(value):
 
 def plot_ladder(ax, rows, args, path):
     # rows holds only successful runs, so any naive row here ran ok.
-    naive_sizes = [r["size"] for r in rows if r["variant"] == "naive"]
+    # Each shape's naive in a run over several: every row's vs_naive is its own shape's.
+    naive_sizes = [r["size"] for r in rows if base_variant(r["variant"]) == "naive"]
     size = pick_size(args.size, naive_sizes, path, "a ladder (naive never ran ok)")
-    naive = [r for r in rows if r["variant"] == "naive" and r["size"] == size]
+    naive = [r for r in rows if base_variant(r["variant"]) == "naive" and r["size"] == size]
     if not naive:
         raise PlotError(f"{path}: naive did not run ok at size {size_text(size)},"
                         " so there is no speedup over naive to plot")

@@ -65,10 +65,10 @@ cxxopts::Options makeParser() {
     ("seed", "seed for the random matrices", cxxopts::value<std::string>()->default_value("42"), "N")
     ("format", "table, csv or json", cxxopts::value<std::string>()->default_value("table"), "F")
     ("out", "write the report to FILE instead of stdout", cxxopts::value<std::string>(), "FILE")
-    ("input-a", "A from a float32 C-order .npy file (M x K)", cxxopts::value<std::string>(), "A.npy")
-    ("input-b", "B from a float32 C-order .npy file (K x N)", cxxopts::value<std::string>(), "B.npy")
-    ("input-c", "C from a float32 C-order .npy file (M x N), used when beta != 0", cxxopts::value<std::string>(), "C.npy")
-    ("output-c", "write the first verified variant's C to a .npy file", cxxopts::value<std::string>(), "OUT.npy")
+    ("input-a", "A from a float32 .npy file as stored: M x K, K x M with --trans-a t; Fortran order with --layout col", cxxopts::value<std::string>(), "A.npy")
+    ("input-b", "B from a float32 .npy file as stored: K x N, N x K with --trans-b t; Fortran order with --layout col", cxxopts::value<std::string>(), "B.npy")
+    ("input-c", "C from a float32 .npy file (M x N; Fortran order with --layout col), used when beta != 0", cxxopts::value<std::string>(), "C.npy")
+    ("output-c", "write the first verified variant's C to a .npy file (Fortran order with --layout col)", cxxopts::value<std::string>(), "OUT.npy")
     ("kernels", "build from this kernels file instead of the installed kernels.cl", cxxopts::value<std::string>(), "FILE")
     ("cl-options", "extra OpenCL compiler options, e.g. -cl-nv-verbose or -cl-mad-enable", cxxopts::value<std::string>(), "OPTS")
     ("build-log", "print each kernel's build log (e.g. ptxas's register report) to stderr")
@@ -429,6 +429,17 @@ Options parseOptions(int argc, const char* const argv[]) {
       if (result.count(shape))
         throw UsageError("--devices does not go with " + optionFlag(shape) +
                          ": it splits the rows of packed row-major matrices (row, n, n)");
+  }
+  // The .npy files are one problem, stored one way: a sweep over layouts or transposes would read
+  // the same files as differently shaped matrices.
+  if (result.count("input-a")) {
+    for (const auto& [name, count] :
+         {std::pair<const char*, std::size_t>{"layout", o.layouts.size()},
+          {"trans-a", o.trans_a.size()},
+          {"trans-b", o.trans_b.size()}})
+      if (count > 1)
+        throw UsageError("--input-a is one problem: give one value to --" + std::string(name) +
+                         " ('" + text(name) + "' sweeps), the one its files are stored in");
   }
   if (command == Command::kTune) {
     for (const auto& [name, count] :

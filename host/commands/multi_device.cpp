@@ -84,6 +84,7 @@ PartRow baseRow(const std::string& part, const Slot& slot, const Variant& v, con
   row.platform = slot.listed.selected.info.platform_name;
   row.driver = slot.listed.selected.info.driver_version;
   row.variant = v.name;
+  row.precision = arithmeticName(v.arithmetic);
   row.m = size.m;
   row.n = size.n;
   row.k = size.k;
@@ -113,6 +114,7 @@ PartRow totalRow(std::size_t devices, const Variant& v, const Shape& size) {
   row.part = "total";
   row.label = std::to_string(devices) + " devices";
   row.variant = v.name;
+  row.precision = arithmeticName(v.arithmetic);
   row.m = size.m;
   row.n = size.n;
   row.k = size.k;

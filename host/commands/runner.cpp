@@ -6,6 +6,7 @@
 
 #include "check/result_check.hpp"
 #include "commands/multi_device.hpp"
+#include "commands/problem_input.hpp"
 #include "opencl/cl_check.hpp"
 #include "opencl/cuda_library.hpp"
 #include "opencl/device.hpp"
@@ -21,58 +22,11 @@
 #include "util/atomic_file.hpp"
 #include "util/errors.hpp"
 #include "util/host_info.hpp"
-#include "util/npy.hpp"
 #include "util/progress.hpp"
 #include "util/run_date.hpp"
 
 namespace clgemm {
 namespace {
-
-std::string dims(std::size_t rows, std::size_t cols) {
-  return std::to_string(rows) + " x " + std::to_string(cols);
-}
-
-// A size set on the command line must agree with the one a .npy file implies.
-void requireSame(const std::optional<int>& given, std::size_t from_file, const std::string& option,
-                 const std::string& file_option) {
-  if (given && std::size_t(*given) != from_file) {
-    throw UsageError(option + " " + std::to_string(*given) + " conflicts with " + file_option +
-                     ", which implies " + std::to_string(from_file));
-  }
-}
-
-Problem loadProblem(const Options& o) {
-  const NpyMatrix a = readNpy(o.input_a, "--input-a");
-  NpyMatrix b = readNpy(o.input_b, "--input-b");
-  if (b.rows != a.cols) {
-    throw UsageError("--input-b '" + o.input_b + "' is " + dims(b.rows, b.cols) +
-                     " but --input-a is " + dims(a.rows, a.cols) + ": B needs " +
-                     std::to_string(a.cols) + " rows");
-  }
-  requireSame(o.m, a.rows, "-m", "--input-a");
-  requireSame(o.k, a.cols, "-k", "--input-a");
-  requireSame(o.n, b.cols, "-n", "--input-b");
-  Problem p;
-  p.m = int(a.rows);
-  p.k = int(a.cols);
-  p.n = int(b.cols);
-  p.alpha = o.alpha;
-  p.beta = o.beta;
-  p.a = a.data;
-  p.b = std::move(b.data);
-  if (!o.input_c.empty()) {
-    NpyMatrix c = readNpy(o.input_c, "--input-c");
-    if (c.rows != a.rows || c.cols != std::size_t(p.n)) {
-      throw UsageError("--input-c '" + o.input_c + "' is " + dims(c.rows, c.cols) +
-                       " but A * B is " + dims(a.rows, std::size_t(p.n)));
-    }
-    if (p.beta != 0.0f) p.c0 = std::move(c.data);
-  } else if (p.beta != 0.0f) {
-    // beta != 0 without a C: start from random C like a generated problem does.
-    p.c0 = makeRandomProblem(p.m, p.n, 1, 0.0f, 1.0f, o.seed).c0;
-  }
-  return p;
-}
 
 // A variant ready to run, or the reason it will not (library not built).
 struct Planned {
@@ -125,8 +79,9 @@ Planned plan(const Variant& v, const Options& o, ClSession* session, const Probl
   // where an entry exists.
   if (v.backend == Backend::kOpenCl) {
     std::vector<std::string> warnings;
-    VariantParams params = resolveVariantParams(v, o.defines, param_dirs, session->info(),
-                                                Shape{problem.m, problem.n, problem.k}, &warnings);
+    VariantParams params = resolveVariantParams(
+        v, o.defines, param_dirs, session->info(), Shape{problem.m, problem.n, problem.k},
+        &warnings, tuningTransposes(problem.m, problem.n, problem.k, problem.shape));
     for (const auto& w : warnings) err << "clgemm: note: " << w << "\n";
     p.defines = std::move(params.defines);
     p.tuned_file = params.tuned_file;
@@ -288,11 +243,13 @@ SizeOutcome runSize(const Problem& problem, const std::vector<const Variant*>& c
     outcome.rows.push_back(runAndVerify(p, o, problem, check, peak, result));
     const ResultRow& row = outcome.rows.back();
     if (row.status == "FAIL" || row.status == "error") progress.finish();
-    if (row.status == "FAIL") err << "clgemm: " << row.variant << ": " << row.message << "\n";
-    if (row.status == "error")
-      err << "clgemm: error: " << row.variant << ": " << row.message << "\n";
+    // In a sweep over shapes the variant's name alone does not say which problem failed.
+    const std::string which =
+        row.variant + (problem.shape.isDefault() ? "" : " (" + shapeLabel(problem.shape) + ")");
+    if (row.status == "FAIL") err << "clgemm: " << which << ": " << row.message << "\n";
+    if (row.status == "error") err << "clgemm: error: " << which << ": " << row.message << "\n";
     if (row.status == "ok" && write_output && !outcome.output_written) {
-      writeNpy(o.output_c, "--output-c", std::size_t(problem.m), std::size_t(problem.n), result);
+      writeResultNpy(o.output_c, "--output-c", problem.m, problem.n, result, problem.shape.layout);
       outcome.output_written = true;
     }
   }
@@ -322,7 +279,7 @@ int runBenchmark(const Options& o, std::ostream& out, std::ostream& err) {
   }
 
   std::optional<Problem> loaded;
-  if (!o.input_a.empty()) loaded = loadProblem(o);
+  if (!o.input_a.empty()) loaded = loadProblem(o, inputShape(o));
   const std::vector<Shape> shapes = chooseShapes(o, device, loaded);
   // Every size is checked before the first one runs: a sweep never fails at its last size.
   const std::vector<GemmShape> gemm_shapes =

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "check/result_check.hpp"
+#include "commands/run_options.hpp"
 #include "opencl/cl_check.hpp"
 #include "opencl/device.hpp"
 #include "opencl/device_class.hpp"
@@ -101,6 +102,10 @@ std::string cacheKey(const Options& o, const DeviceInfo& device, const KernelSou
       << source.text << "\n"
       << o.cl_options << "\n"
       << o.alpha << " " << o.beta << " " << o.seed << "\n";
+  // The shape changes what every candidate reads; the default adds nothing, so caches made before
+  // shapes existed stay valid.
+  const GemmShape shape = gemmShapes(o).front();
+  if (!shape.isDefault()) key << "shape " << shapeLabel(shape) << "\n";
   for (const auto& d : o.defines) key << d.name << "=" << d.value << "\n";
   return key.str();
 }
@@ -146,7 +151,7 @@ CandidateResult evaluate(const Variant& v, const TuneSpace& space, const Config&
 std::vector<std::size_t> searchSeeds(const Variant& v, const TuneSpace& space,
                                      std::optional<std::size_t> start, const Options& o,
                                      const std::string& kernels_origin, const DeviceInfo& device,
-                                     const Shape& size) {
+                                     const Shape& size, const std::string& trans) {
   constexpr std::size_t kSeedsPerKind = 4;
   std::vector<std::size_t> seeds;
   auto add = [&](const std::map<std::string, std::string>& tuned) {
@@ -161,8 +166,8 @@ std::vector<std::size_t> searchSeeds(const Variant& v, const TuneSpace& space,
     if (const auto index = space.find(config)) seeds.push_back(*index);
   };
   if (start) seeds.push_back(*start);
-  const auto entries =
-      rankedTunedEntries(paramDirs(o.store, kernels_origin).dirs, device, v.name, size);
+  const auto entries = rankedTunedEntries(paramDirs(o.store, kernels_origin).dirs, device, v.name,
+                                          size, nullptr, trans);
   std::size_t own = 0, borrowed = 0;
   for (const auto& entry : entries) {
     std::size_t& taken = entry.match == ClassMatch::kDevice ? own : borrowed;
@@ -179,6 +184,8 @@ nlohmann::json storeEntry(const TuneSummary& t, const CandidateResult& winner,
                           {"driver", t.device.driver_version},
                           {"kernel", t.variant},
                           {"size", {{"m", t.size.m}, {"n", t.size.n}, {"k", t.size.k}}},
+                          // The key a run looks it up by (param_store.hpp).
+                          {"trans", t.trans},
                           // What other devices need to know to borrow it (param_store.hpp).
                           {"class", classJson(classOf(t.device))},
                           {"defines", namedConfig(t.space->names, winner.config)},
@@ -193,6 +200,8 @@ nlohmann::json storeEntry(const TuneSummary& t, const CandidateResult& winner,
                             {"warmup", t.warmup},
                             {"reps", t.reps},
                             {"strategy", t.strategy},
+                            // The caller's shape it was measured in, for people: "col TN".
+                            {"shape", shapeLabel(t.shape)},
                             {"evaluated", t.results.size()},
                             {"valid_configurations", t.space->valid.size()},
                             {"start", namedConfig(t.space->names, t.start)}}}};
@@ -224,8 +233,11 @@ int runTune(const Options& o, std::ostream& out, std::ostream& err) {
   if (const auto why = unsupportedOn(v, device.info)) throw UsageError("cannot tune: " + *why);
   const int fallback = defaultProblemSize(device.info.is_gpu);
   const Shape size{o.m.value_or(fallback), o.n.value_or(fallback), o.k.value_or(fallback)};
-  checkProblemFits(device.info, size.m, size.n, size.k);
-  checkHostProblemFits(hostMemoryBytes(), size.m, size.n, size.k);
+  // One shape: options.cpp refuses lists for tune.
+  const GemmShape shape = gemmShapes(o).front();
+  checkProblemFits(device.info, size.m, size.n, size.k, shape);
+  checkHostProblemFits(hostMemoryBytes(), size.m, size.n, size.k, shape);
+  const std::string trans = tuningTransposes(size.m, size.n, size.k, shape);
 
   const KernelSource source = loadKernelSource(o.kernel_file);
   std::optional<ClSession> session;
@@ -234,7 +246,7 @@ int runTune(const Options& o, std::ostream& out, std::ostream& err) {
   // Where the search starts: what a run of this kernel would use now.
   std::vector<std::string> warnings;
   const VariantParams current = resolveVariantParams(
-      v, o.defines, paramDirs(o.store, source.origin), device.info, size, &warnings);
+      v, o.defines, paramDirs(o.store, source.origin), device.info, size, &warnings, trans);
   for (const auto& w : warnings) err << "clgemm: note: " << w << "\n";
   Config start;
   for (const auto& p : v.params) start.push_back(current.defines.param(p.name));
@@ -249,7 +261,7 @@ int runTune(const Options& o, std::ostream& out, std::ostream& err) {
   }
   const std::optional<std::size_t> start_index = space.find(start);
   const std::vector<std::size_t> seeds =
-      searchSeeds(v, space, start_index, o, source.origin, device.info, size);
+      searchSeeds(v, space, start_index, o, source.origin, device.info, size, trans);
   // --time alone searches until the time is up, so it sets no count; it never walks the space in
   // its own order unless that fits in the default budget (a large space would be left at its
   // first few hundred configurations, all alike).
@@ -274,7 +286,8 @@ int runTune(const Options& o, std::ostream& out, std::ostream& err) {
                        : std::string())
       << "\n";
 
-  const Problem problem = makeRandomProblem(size.m, size.n, size.k, o.alpha, o.beta, o.seed);
+  Problem problem = makeRandomProblem(size.m, size.n, size.k, o.alpha, o.beta, o.seed);
+  applyShape(problem, shape);
   const ResultCheck check(problem, o.check_mode, o.seed);
   session->upload(problem);
 
@@ -282,6 +295,9 @@ int runTune(const Options& o, std::ostream& out, std::ostream& err) {
   summary.variant = v.name;
   summary.device = device.info;
   summary.size = size;
+  summary.shape = shape;  // as given: the reports fill in the leading dimensions
+  summary.trans = trans;
+  summary.precision = arithmeticName(v.arithmetic);
   summary.alpha = o.alpha;
   summary.beta = o.beta;
   summary.warmup = o.warmup;
@@ -439,7 +455,7 @@ int runTune(const Options& o, std::ostream& out, std::ostream& err) {
       if (c.result == *summary.winner) confirmed = &c;
     const std::string path =
         params_dir + "/" +
-        tunedEntryFileName(device.info.name, device.info.driver_version, v.name, size);
+        tunedEntryFileName(device.info.name, device.info.driver_version, v.name, size, trans);
     const nlohmann::json entry = storeEntry(summary, winner, confirmed);
     writeFileAtomically(path, "--store",
                         [&](std::ostream& file) { file << entry.dump(2) << "\n"; });

@@ -6,6 +6,7 @@
 
 #include "check/verify.hpp"
 #include "problem/size_list.hpp"
+#include "report/report.hpp"
 #include "report/text_table.hpp"
 #include "util/json_or_null.hpp"
 
@@ -34,6 +35,14 @@ std::string text(double value) {
   std::ostringstream s;
   s << value;
   return s.str();
+}
+
+// One of the shape's fields (report.hpp's shapeFields) of the whole problem: row-major, NN,
+// packed, the only shape --devices takes.
+std::string shapeField(const PartRow& r, const std::string& name) {
+  for (const auto& [field, value] : shapeFields(r.m, r.n, r.k, GemmShape{}))
+    if (field == name) return value;
+  return "";
 }
 
 bool sameSize(const PartRow& a, const PartRow& b) { return a.m == b.m && a.n == b.n && a.k == b.k; }
@@ -92,6 +101,13 @@ void writeCsv(std::ostream& out, const MultiRunInfo& run, const std::vector<Part
       {"m", [](const PartRow& r) { return std::to_string(r.m); }},
       {"n", [](const PartRow& r) { return std::to_string(r.n); }},
       {"k", [](const PartRow& r) { return std::to_string(r.k); }},
+      {"layout", [](const PartRow& r) { return shapeField(r, "layout"); }},
+      {"trans_a", [](const PartRow& r) { return shapeField(r, "trans_a"); }},
+      {"trans_b", [](const PartRow& r) { return shapeField(r, "trans_b"); }},
+      {"lda", [](const PartRow& r) { return shapeField(r, "lda"); }},
+      {"ldb", [](const PartRow& r) { return shapeField(r, "ldb"); }},
+      {"ldc", [](const PartRow& r) { return shapeField(r, "ldc"); }},
+      {"precision", [](const PartRow& r) { return r.precision; }},
       {"row_start", [](const PartRow& r) { return std::to_string(r.row_start); }},
       {"rows", [](const PartRow& r) { return std::to_string(r.rows); }},
       {"chunks", [](const PartRow& r) { return r.chunks ? std::to_string(*r.chunks) : ""; }},
@@ -151,6 +167,13 @@ void writeJson(std::ostream& out, const MultiRunInfo& run, const std::vector<Par
                               {"m", r.m},
                               {"n", r.n},
                               {"k", r.k},
+                              {"layout", shapeField(r, "layout")},
+                              {"trans_a", shapeField(r, "trans_a")},
+                              {"trans_b", shapeField(r, "trans_b")},
+                              {"lda", std::stoi(shapeField(r, "lda"))},
+                              {"ldb", std::stoi(shapeField(r, "ldb"))},
+                              {"ldc", std::stoi(shapeField(r, "ldc"))},
+                              {"precision", r.precision},
                               {"row_start", r.row_start},
                               {"rows", r.rows},
                               {"chunks", jsonOrNull(r.chunks)},

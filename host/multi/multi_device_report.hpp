@@ -20,7 +20,10 @@ struct PartRow {
   std::string device;  // the device's name (empty for the total)
   std::string platform, driver;
   std::string variant;
-  int m = 0, n = 0, k = 0;      // the whole problem
+  std::string precision;  // the arithmetic: fp32 | tf32 | 3xtf32 (arithmeticName)
+  // The whole problem; its shape is always the default (--devices refuses the others), which the
+  // CSV and JSON records say like every clgemm record.
+  int m = 0, n = 0, k = 0;
   int row_start = 0, rows = 0;  // the rows of C this part computed
   // Panels: how many chunks its transfers were streamed in, each chunk's GEMM starting once its
   // rows of A are written while the next chunk's are written (1: the whole panel, then the GEMM).

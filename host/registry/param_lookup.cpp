@@ -12,18 +12,28 @@ std::vector<UserDefine> definesReaching(const Variant& variant,
   return own;
 }
 
+std::string tuningTransposes(int m, int n, int k, const GemmShape& shape) {
+  const RowMajorGemm kernel = rowMajorGemm(m, n, k, gemmStorage(m, n, k, shape));
+  return std::string(kernel.a.transposed ? "T" : "N") + (kernel.b.transposed ? "T" : "N");
+}
+
 VariantParams resolveVariantParams(const Variant& variant, const std::vector<UserDefine>& user,
                                    const SearchDirs& dirs, const DeviceInfo& device,
-                                   const Shape& size, std::vector<std::string>* warnings) {
+                                   const Shape& size, std::vector<std::string>* warnings,
+                                   const std::string& trans) {
   TunedEntry tuned;
-  if (!findTunedEntry(dirs.dirs, device, variant.name, size, tuned, warnings))
+  if (!findTunedEntry(dirs.dirs, device, variant.name, size, tuned, warnings, trans))
     return {ResolvedDefines(variant.params, user), "", std::nullopt, ""};
   // "store" or "data" for this device's own entry; a borrowed one says what it shares with it.
   std::string source = tuned.dir_index < dirs.store_dirs ? "store" : "data";
   if (tuned.match == ClassMatch::kArchitecture) source += ":architecture";
   if (tuned.match == ClassMatch::kVendor) source += ":vendor";
+  std::string match = tuned.matchReason();
+  // The fallback is worth saying: the parameters were tuned for other loads than this problem's.
+  if (tuned.trans != trans)
+    match += std::string(match.empty() ? "" : "; ") + "NN entry: none for " + trans;
   return {ResolvedDefines(variant.params, user, tuned.defines, source), tuned.file, tuned.size,
-          tuned.matchReason()};
+          match};
 }
 
 }  // namespace clgemm

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "opencl/device.hpp"
+#include "problem/gemm_shape.hpp"
 #include "problem/size_list.hpp"
 #include "registry/defines.hpp"
 #include "registry/kernels.hpp"
@@ -29,9 +30,16 @@ struct VariantParams {
 std::vector<UserDefine> definesReaching(const Variant& variant,
                                         const std::vector<UserDefine>& user);
 
-// Tuned entries that cannot be read are skipped with a note on `warnings`.
+// The transposes a tuned entry is keyed by (param_store.hpp): those of the row-major problem the
+// kernel computes, "NN", "TN", "NT" or "TT". Column-major swaps A and B, so col TN is "NT".
+std::string tuningTransposes(int m, int n, int k, const GemmShape& shape);
+
+// Tuned entries that cannot be read are skipped with a note on `warnings`. `trans` (from
+// tuningTransposes) picks the entries: the same transposes first, NN where none has them, and
+// then tuned_match says so ("...; NN entry: none for TN").
 VariantParams resolveVariantParams(const Variant& variant, const std::vector<UserDefine>& user,
                                    const SearchDirs& dirs, const DeviceInfo& device,
-                                   const Shape& size, std::vector<std::string>* warnings);
+                                   const Shape& size, std::vector<std::string>* warnings,
+                                   const std::string& trans = "NN");
 
 }  // namespace clgemm

@@ -1,5 +1,6 @@
 #include "report/report.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <iomanip>
@@ -67,8 +68,16 @@ void writeResourceTable(std::ostream& out, const RunInfo& run, const std::vector
   writeAligned(out, header, cells, 2, header.size() - 2);
 }
 
-// The main table and the resource table for the rows of one problem size.
-void writeSizeTables(std::ostream& out, const RunInfo& run, const std::vector<ResultRow>& rows) {
+// "; NN entry: none for TN" where a transposed row took the NN entry (param_lookup.hpp), else "".
+std::string fallbackNote(const ResultRow& r) {
+  const auto at = r.params_match.find("NN entry: ");
+  return at == std::string::npos ? "" : "; " + r.params_match.substr(at);
+}
+
+// The main table and the resource table for the rows of one problem size. With `shape_column`
+// (the run's rows differ in shape) each row says its shape, and so do the messages under the table.
+void writeSizeTables(std::ostream& out, const RunInfo& run, const std::vector<ResultRow>& rows,
+                     bool shape_column) {
   bool any_user = false, any_clblast = false, any_openblas = false, any_cublas = false;
   bool any_naive = false;
   bool any_peak = false, any_other_threshold = false;
@@ -84,6 +93,7 @@ void writeSizeTables(std::ostream& out, const RunInfo& run, const std::vector<Re
   }
   std::vector<std::string> header = {"variant",   "precision", "status",
                                      "median ms", "min ms",    "GFLOP/s"};
+  if (shape_column) header.insert(header.begin() + 1, "shape");
   if (any_peak) header.push_back("% peak");
   if (any_naive) header.push_back("vs naive");
   if (any_clblast) header.push_back("vs CLBlast");
@@ -92,12 +102,14 @@ void writeSizeTables(std::ostream& out, const RunInfo& run, const std::vector<Re
   header.push_back("err ratio");
   if (any_other_threshold) header.push_back("err limit");
   header.push_back("defines");
-  const std::size_t numeric_from = 3, numeric_to = header.size() - 2;  // right-aligned columns
+  const std::size_t numeric_from = shape_column ? 4 : 3;  // right-aligned columns
+  const std::size_t numeric_to = header.size() - 2;
   std::vector<std::vector<std::string>> cells;
   for (const auto& r : rows) {
     std::vector<std::string> row = {r.variant,          r.arithmetic,
                                     r.status,           fixed(r.ms_median, 3),
                                     fixed(r.ms_min, 3), fixed(r.gflops, 1)};
+    if (shape_column) row.insert(row.begin() + 1, reportedShapeLabel(r));
     if (any_peak) row.push_back(fixed(percentOfPeak(run, r), 1));
     if (any_naive) row.push_back(ratio(r.vs_naive));
     if (any_clblast) row.push_back(ratio(r.vs_clblast));
@@ -123,10 +135,14 @@ void writeSizeTables(std::ostream& out, const RunInfo& run, const std::vector<Re
       out << "(+ " << r.variant << ": no entry for this device; borrowed from " << r.params_file
           << ", " << r.params_match << ")\n";
     else if (tuned)
-      out << "(+ " << r.variant << ": tuned for this device, from " << r.params_file << ")\n";
+      out << "(+ " << r.variant << ": tuned for this device, from " << r.params_file
+          << fallbackNote(r) << ")\n";
   }
-  for (const auto& r : rows)
-    if (!r.message.empty()) out << r.variant << ": " << r.message << "\n";
+  for (const auto& r : rows) {
+    if (r.message.empty()) continue;
+    out << r.variant << (shape_column ? " (" + reportedShapeLabel(r) + ")" : "") << ": "
+        << r.message << "\n";
+  }
   writeResourceTable(out, run, rows);
 }
 
@@ -160,6 +176,21 @@ void writeTable(std::ostream& out, const RunInfo& run, const std::vector<ResultR
       << "problem: " << (sweep || groups.empty() ? "" : sizeText(groups[0][0]) + " ")
       << "alpha=" << run.alpha << " beta=" << run.beta << ", " << run.warmup << " warm-up + "
       << run.reps << " timed runs, kernels from " << run.kernel_source << "\n";
+  // The shape: nothing for the default (row-major, NN, packed), one line when every row shares
+  // another, else a column in each table.
+  std::vector<std::string> labels;
+  for (const auto& r : rows) {
+    const std::string label = reportedShapeLabel(r);
+    if (std::find(labels.begin(), labels.end(), label) == labels.end()) labels.push_back(label);
+  }
+  const bool shape_column = labels.size() > 1;
+  if (labels.size() == 1 && labels.front() != shapeLabel(GemmShape{})) {
+    const GemmShape& shape = rows.front().shape;
+    out << "shape: " << labels.front() << " ("
+        << (shape.layout == Layout::kCol ? "column-major" : "row-major")
+        << ", op(A) = " << (shape.trans_a == Trans::kT ? "A^T" : "A")
+        << ", op(B) = " << (shape.trans_b == Trans::kT ? "B^T" : "B") << ")\n";
+  }
   if (sweep) {
     out << "sizes:";
     for (const auto& g : groups)
@@ -188,7 +219,7 @@ void writeTable(std::ostream& out, const RunInfo& run, const std::vector<ResultR
     for (const auto& r : g)
       if (!r.check.empty()) check = r.check;
     if (check == "sampled") out << describeCheck(check) << "\n";
-    writeSizeTables(out, run, g);
+    writeSizeTables(out, run, g, shape_column);
   }
 }
 
@@ -232,6 +263,12 @@ void writeCsv(std::ostream& out, const RunInfo& run, const std::vector<ResultRow
       {"m", [](const ResultRow& r) { return std::to_string(r.m); }},
       {"n", [](const ResultRow& r) { return std::to_string(r.n); }},
       {"k", [](const ResultRow& r) { return std::to_string(r.k); }},
+      {"layout", [](const ResultRow& r) { return layoutName(r.shape.layout); }},
+      {"trans_a", [](const ResultRow& r) { return transName(r.shape.trans_a); }},
+      {"trans_b", [](const ResultRow& r) { return transName(r.shape.trans_b); }},
+      {"lda", [](const ResultRow& r) { return std::to_string(reportedShape(r).lda); }},
+      {"ldb", [](const ResultRow& r) { return std::to_string(reportedShape(r).ldb); }},
+      {"ldc", [](const ResultRow& r) { return std::to_string(reportedShape(r).ldc); }},
       {"alpha", [&](const ResultRow&) { return text(run.alpha); }},
       {"beta", [&](const ResultRow&) { return text(run.beta); }},
       {"defines", [](const ResultRow& r) { return definesText(r, false); }},
@@ -360,6 +397,12 @@ void writeJson(std::ostream& out, const RunInfo& run, const std::vector<ResultRo
          {"m", r.m},
          {"n", r.n},
          {"k", r.k},
+         {"layout", layoutName(r.shape.layout)},
+         {"trans_a", transName(r.shape.trans_a)},
+         {"trans_b", transName(r.shape.trans_b)},
+         {"lda", reportedShape(r).lda},
+         {"ldb", reportedShape(r).ldb},
+         {"ldc", reportedShape(r).ldc},
          {"alpha", run.alpha},
          {"beta", run.beta},
          {"defines", defines},
@@ -390,6 +433,41 @@ void writeJson(std::ostream& out, const RunInfo& run, const std::vector<ResultRo
 }
 
 }  // namespace
+
+GemmShape reportedShape(const ResultRow& row) {
+  const GemmStorage s = gemmStorage(row.m, row.n, row.k, row.shape);
+  GemmShape shape = row.shape;
+  shape.lda = s.a.ld;
+  shape.ldb = s.b.ld;
+  shape.ldc = s.c.ld;
+  return shape;
+}
+
+std::string reportedShapeLabel(const ResultRow& row) {
+  GemmShape packed = row.shape;
+  packed.lda = packed.ldb = packed.ldc = 0;
+  const GemmStorage least = gemmStorage(row.m, row.n, row.k, packed);
+  GemmShape shown = reportedShape(row);
+  // A leading dimension at its least is packed: not worth a word, and it differs from size to
+  // size of a sweep, which would make every size's shape look different.
+  if (shown.lda == least.a.ld) shown.lda = 0;
+  if (shown.ldb == least.b.ld) shown.ldb = 0;
+  if (shown.ldc == least.c.ld) shown.ldc = 0;
+  return shapeLabel(shown);
+}
+
+std::vector<std::pair<std::string, std::string>> shapeFields(int m, int n, int k,
+                                                             const GemmShape& shape) {
+  ResultRow row;
+  row.m = m;
+  row.n = n;
+  row.k = k;
+  row.shape = shape;
+  const GemmShape resolved = reportedShape(row);
+  return {{"layout", layoutName(shape.layout)},  {"trans_a", transName(shape.trans_a)},
+          {"trans_b", transName(shape.trans_b)}, {"lda", std::to_string(resolved.lda)},
+          {"ldb", std::to_string(resolved.ldb)}, {"ldc", std::to_string(resolved.ldc)}};
+}
 
 std::optional<double> percentOfPeak(const RunInfo& run, const ResultRow& row) {
   const DevicePeak* peak = peakOf(run, row);

@@ -5,6 +5,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "opencl/device.hpp"
@@ -52,6 +53,17 @@ struct RunInfo {
   std::string kernel_source;       // where kernels.cl came from
   std::optional<DevicePeak> peak;  // the device's roofline, where known
 };
+
+// The row's shape with every leading dimension filled in: the least (packed) where the row has 0,
+// as rows made without a Problem have (the tuner's, --devices'). What CSV and JSON print.
+GemmShape reportedShape(const ResultRow& row);
+// The row's shape as shapeLabel words it, leading dimensions named only where they exceed the
+// least ("col TN lda=40"); "row NN" for the default.
+std::string reportedShapeLabel(const ResultRow& row);
+// The six shape fields of CSV and JSON records, in this order: layout, trans_a, trans_b (row/col,
+// n/t), lda, ldb, ldc (resolved), as text. Shared by every report that writes GEMM rows.
+std::vector<std::pair<std::string, std::string>> shapeFields(int m, int n, int k,
+                                                             const GemmShape& shape);
 
 // The row's share of the device's FP32 peak, in percent, for rows that ran on the OpenCL device.
 std::optional<double> percentOfPeak(const RunInfo& run, const ResultRow& row);

@@ -33,6 +33,9 @@ bool readEntry(const fs::path& path, TunedEntry& entry, std::vector<std::string>
       if (entry.size->m < 1 || entry.size->n < 1 || entry.size->k < 1)
         throw std::runtime_error("size m, n, k must be positive");
     }
+    entry.trans = doc.value("trans", "NN");
+    if (!validTransKey(entry.trans))
+      throw std::runtime_error("trans '" + entry.trans + "' is not NN, TN, NT or TT");
     entry.tuned_on.reset();
     if (doc.contains("class")) entry.tuned_on = classFromJson(doc.at("class"));
     entry.defines.clear();
@@ -103,13 +106,16 @@ std::string TunedEntry::matchReason() const {
 
 std::vector<TunedEntry> rankedTunedEntries(const std::vector<std::string>& dirs,
                                            const DeviceInfo& device, const std::string& kernel,
-                                           const Shape& size, std::vector<std::string>* warnings) {
+                                           const Shape& size, std::vector<std::string>* warnings,
+                                           const std::string& trans) {
   std::vector<TunedEntry> own, borrowed;  // in folder and name order
   const DeviceClass here = classOf(device);
   for (std::size_t d = 0; d < dirs.size(); ++d) {
     for (const auto& path : jsonFilesIn(dirs[d])) {
       TunedEntry candidate;
       if (!readEntry(path, candidate, warnings) || candidate.kernel != kernel) continue;
+      // Another transpose's parameters were tuned for other loads; only NN stands in for any.
+      if (candidate.trans != trans && candidate.trans != "NN") continue;
       candidate.dir_index = d;
       if (candidate.device == device.name) {
         candidate.match = ClassMatch::kDevice;
@@ -137,21 +143,32 @@ std::vector<TunedEntry> rankedTunedEntries(const std::vector<std::string>& dirs,
     return class_rank(a) < class_rank(b);
   });
   own.insert(own.end(), borrowed.begin(), borrowed.end());
+  // The same transposes first, each part in the order above: a borrowed TN entry knows more of a
+  // TN problem than this device's own NN one.
+  std::stable_partition(own.begin(), own.end(),
+                        [&](const TunedEntry& e) { return e.trans == trans; });
   return own;
 }
 
 bool findTunedEntry(const std::vector<std::string>& dirs, const DeviceInfo& device,
                     const std::string& kernel, const Shape& size, TunedEntry& entry,
-                    std::vector<std::string>* warnings) {
-  const auto ranked = rankedTunedEntries(dirs, device, kernel, size, warnings);
+                    std::vector<std::string>* warnings, const std::string& trans) {
+  const auto ranked = rankedTunedEntries(dirs, device, kernel, size, warnings, trans);
   if (ranked.empty()) return false;
   entry = ranked.front();
   return true;
 }
 
 std::string tunedEntryFileName(const std::string& device, const std::string& driver,
-                               const std::string& kernel, const Shape& size) {
-  return fileSlug(device) + "-" + fileSlug(driver) + "-" + kernel + "-" + shapeText(size) + ".json";
+                               const std::string& kernel, const Shape& size,
+                               const std::string& trans) {
+  const std::string key = trans == "NN" ? "" : fileSlug(trans) + "-";
+  return fileSlug(device) + "-" + fileSlug(driver) + "-" + kernel + "-" + key + shapeText(size) +
+         ".json";
+}
+
+bool validTransKey(const std::string& trans) {
+  return trans == "NN" || trans == "TN" || trans == "NT" || trans == "TT";
 }
 
 }  // namespace clgemm

@@ -9,7 +9,16 @@
 //    "size": {"m": 4096, "n": 4096, "k": 4096},   (optional: the size it was tuned for)
 //    "class": {"vendor": "NVIDIA", "type": "GPU", "architecture": "sm_90", "compute_units": 132,
 //              "local_mem_bytes": 49152},   (optional: lets other devices of the class borrow it)
+//    "trans": "TN",   (optional, "NN" when absent: see below)
 //    "defines": {"BM": 128, ...}, "measured": {...free-form notes...}}
+//
+// "trans" keys an entry by the transposes the kernel itself sees: op(A) and op(B) of the row-major
+// problem it computes (RowMajorGemm's a.transposed and b.transposed; for best, its TRANS_A and
+// TRANS_B). A column-major problem is the row-major one with A and B swapped and each read
+// transposed, so --layout col NN is the kernel's NN and shares its entry, and --layout col TN is
+// the kernel's NT. That, not the caller's words, is what moves the best tile shapes: which operand
+// is read along K. Leading dimensions are not part of the key: they change a stride, not the
+// tiles' loads. Entries written before the key existed (the shipped data/params) are NN.
 #pragma once
 
 #include <map>
@@ -27,6 +36,7 @@ struct TunedEntry {
   std::string file;  // where it was read from, for messages
   std::string device, driver, kernel;
   std::optional<Shape> size;  // the size it was tuned for; unset: meant for any size
+  std::string trans = "NN";   // the kernel's transposes the entry was tuned for (see above)
   std::map<std::string, std::string> defines;
   std::size_t dir_index = 0;             // which of the searched folders held it
   std::optional<DeviceClass> tuned_on;   // the class of the device it was tuned on, where recorded
@@ -67,11 +77,13 @@ std::vector<std::string> jsonFilesIn(const std::string& dir);
 //   device it was tuned on was): the same architecture before the same vendor and type; among
 //   those, the device nearest in compute units and local memory, then the earlier folder, then the
 //   nearest size, then the first file in name order.
+// - Transposes (`trans`, "NN", "TN", "NT", "TT"): every entry for these transposes ranks, in the
+//   order above, before every NN entry, the fallback; entries for other transposes never serve.
 // Unreadable or malformed files are skipped with a note on `warnings`. Returns false when nothing
 // matches: the kernel's defaults serve.
 bool findTunedEntry(const std::vector<std::string>& dirs, const DeviceInfo& device,
                     const std::string& kernel, const Shape& size, TunedEntry& entry,
-                    std::vector<std::string>* warnings = nullptr);
+                    std::vector<std::string>* warnings = nullptr, const std::string& trans = "NN");
 
 // Every entry that could serve: this device's own in findTunedEntry's order, then those of its
 // class in theirs (findTunedEntry takes the first). The tuner starts from several of each: an own
@@ -79,11 +91,18 @@ bool findTunedEntry(const std::vector<std::string>& dirs, const DeviceInfo& devi
 std::vector<TunedEntry> rankedTunedEntries(const std::vector<std::string>& dirs,
                                            const DeviceInfo& device, const std::string& kernel,
                                            const Shape& size,
-                                           std::vector<std::string>* warnings = nullptr);
+                                           std::vector<std::string>* warnings = nullptr,
+                                           const std::string& trans = "NN");
 
 // The file name of the entry `clgemm tune` writes for this key, e.g.
 // "nvidia-h100-80gb-hbm3-580-159-04-best-4096.json": one file per key, so tuning again replaces it.
+// Transposes other than NN add theirs before the size ("...-best-tn-4096.json"), so an NN entry
+// keeps the name it always had.
 std::string tunedEntryFileName(const std::string& device, const std::string& driver,
-                               const std::string& kernel, const Shape& size);
+                               const std::string& kernel, const Shape& size,
+                               const std::string& trans = "NN");
+
+// Whether `trans` is one of NN, TN, NT, TT.
+bool validTransKey(const std::string& trans);
 
 }  // namespace clgemm

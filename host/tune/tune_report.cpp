@@ -89,8 +89,10 @@ void writeFailures(std::ostream& out, const TuneSummary& t) {
 void writeTable(std::ostream& out, const TuneSummary& t) {
   out << "clgemm tune: " << t.variant << " on " << t.device.name << " (" << t.device.type << ", "
       << t.device.platform_name << ", driver " << t.device.driver_version << ")\n"
-      << "problem: " << shapeDims(t.size) << " alpha=" << t.alpha << " beta=" << t.beta << ", "
-      << t.warmup << " warm-up + " << t.reps << " timed runs per candidate, ranked by median\n"
+      << "problem: " << shapeDims(t.size)
+      << (t.shape.isDefault() ? "" : " " + shapeLabel(t.shape) + " (entry key " + t.trans + ")")
+      << " alpha=" << t.alpha << " beta=" << t.beta << ", " << t.warmup << " warm-up + " << t.reps
+      << " timed runs per candidate, ranked by median\n"
       << spaceText(t) << "\n";
   std::size_t cached = 0;
   for (const auto& r : t.results) cached += r.from_cache ? 1 : 0;
@@ -148,7 +150,10 @@ std::vector<std::optional<std::size_t>> ranksByResult(std::size_t results,
 void writeCsv(std::ostream& out, const TuneSummary& t) {
   const auto ranked = rankCandidates(t.results);
   const auto rank_of = ranksByResult(t.results.size(), ranked);
-  out << "variant,device,driver,date,m,n,k,alpha,beta";
+  const auto shape = shapeFields(t.size.m, t.size.n, t.size.k, t.shape);
+  out << "variant,device,driver,date,m,n,k";
+  for (const auto& field : shape) out << "," << field.first;
+  out << ",precision,alpha,beta";
   for (const auto& name : t.space->names) out << "," << csvField(name);
   out << ",rank,status,gflops,ms_median,ms_min,vs_start,err_ratio,registers,from_cache,"
          "confirmed_gflops,winner,reason\n";
@@ -156,7 +161,9 @@ void writeCsv(std::ostream& out, const TuneSummary& t) {
     const CandidateResult& r = t.results[i];
     out << csvField(t.variant) << "," << csvField(t.device.name) << ","
         << csvField(t.device.driver_version) << "," << t.date << "," << t.size.m << "," << t.size.n
-        << "," << t.size.k << "," << t.alpha << "," << t.beta;
+        << "," << t.size.k;
+    for (const auto& field : shape) out << "," << csvField(field.second);
+    out << "," << t.precision << "," << t.alpha << "," << t.beta;
     for (const int value : r.config) out << "," << value;
     out << "," << (rank_of[i] ? std::to_string(*rank_of[i]) : "") << "," << r.status << ","
         << fixed(r.gflops, 3) << "," << fixed(r.ms_median, 6) << "," << fixed(r.ms_min, 6) << ","
@@ -189,6 +196,8 @@ void writeJson(std::ostream& out, const TuneSummary& t) {
       {"n", t.size.n},
       {"k", t.size.k},
       {"alpha", t.alpha},
+      {"trans", t.trans},
+      {"precision", t.precision},
       {"beta", t.beta},
       {"warmup", t.warmup},
       {"reps", t.reps},
@@ -210,6 +219,9 @@ void writeJson(std::ostream& out, const TuneSummary& t) {
       {"stored", t.stored_file.empty() ? nlohmann::json(nullptr) : nlohmann::json(t.stored_file)},
       {"winner",
        t.winner ? configJson(*t.space, t.results[*t.winner].config) : nlohmann::json(nullptr)}};
+  // The shape's fields as the run report writes them (lda, ldb, ldc as numbers).
+  for (const auto& [name, value] : shapeFields(t.size.m, t.size.n, t.size.k, t.shape))
+    doc[name] = name.rfind("ld", 0) == 0 ? nlohmann::json(std::stoi(value)) : nlohmann::json(value);
   nlohmann::json confirmed = nlohmann::json::array();
   for (const auto& c : t.confirmation)
     confirmed.push_back({{"defines", configJson(*t.space, t.results[c.result].config)},

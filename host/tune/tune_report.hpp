@@ -22,6 +22,9 @@ struct TuneSummary {
   std::string variant;
   DeviceInfo device;
   Shape size;
+  GemmShape shape;           // the caller's layout, transposes and leading dimensions (0: packed)
+  std::string trans = "NN";  // the kernel's transposes, the entry's key (param_store.hpp)
+  std::string precision;     // the kernel's arithmetic: fp32 | tf32 | 3xtf32
   float alpha = 1.0f, beta = 0.0f;
   int warmup = 0, reps = 0;
   std::string date;

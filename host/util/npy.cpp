@@ -97,8 +97,9 @@ NpyHeader readNpyHeader(std::istream& in, const std::string& path, const std::st
             " is not little-endian float32 ('<f4'); convert with "
             "a.astype(numpy.float32)");
   }
-  if (headerField(header, "fortran_order", what, path) != "False")
-    bad(what, path, "array is in Fortran order; save a C-order copy (numpy.ascontiguousarray)");
+  const std::string order = headerField(header, "fortran_order", what, path);
+  if (order != "True" && order != "False")
+    bad(what, path, "malformed fortran_order " + order + " (True or False)");
 
   const std::string shape_text = headerField(header, "shape", what, path);
   // headerField also takes a quoted string ('4,5'), which numpy never writes for a shape.
@@ -127,7 +128,7 @@ NpyHeader readNpyHeader(std::istream& in, const std::string& path, const std::st
   if (shape[0] > 0x7fffffffu || shape[1] > 0x7fffffffu)
     bad(what, path, "shape " + shape_text + " is too large");
 
-  return NpyHeader{std::size_t(shape[0]), std::size_t(shape[1]), shape_text};
+  return NpyHeader{std::size_t(shape[0]), std::size_t(shape[1]), order == "True", shape_text};
 }
 
 NpyMatrix readNpy(std::istream& in, const std::string& path, const std::string& what) {
@@ -136,6 +137,7 @@ NpyMatrix readNpy(std::istream& in, const std::string& path, const std::string& 
   NpyMatrix matrix;
   matrix.rows = header.rows;
   matrix.cols = header.cols;
+  matrix.fortran_order = header.fortran_order;
   const std::uint64_t count = std::uint64_t(header.rows) * header.cols;
   // Compare with the file's size before allocating, so a corrupt header cannot ask for terabytes.
   const std::streampos data_start = in.tellg();
@@ -168,9 +170,10 @@ NpyMatrix readNpy(std::istream& in, const std::string& path, const std::string& 
 }
 
 void writeNpy(const std::string& path, const std::string& what, std::size_t rows, std::size_t cols,
-              const std::vector<float>& data) {
+              const std::vector<float>& data, bool fortran_order) {
   std::ostringstream dict;
-  dict << "{'descr': '<f4', 'fortran_order': False, 'shape': (" << rows << ", " << cols << "), }";
+  dict << "{'descr': '<f4', 'fortran_order': " << (fortran_order ? "True" : "False")
+       << ", 'shape': (" << rows << ", " << cols << "), }";
   std::string header = dict.str();
   // Magic (6) + version (2) + length (2) + header, padded with spaces to a multiple of 64 bytes,
   // ending in a newline, as numpy.lib.format writes it.
