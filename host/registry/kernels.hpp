@@ -133,8 +133,8 @@ struct Variant {
   // those with the padded sizes as M, N, K, and the helper copies C back into C's stored lines. The
   // helper takes (source rows, source cols, source ld, source transposed, source, rows, cols, ld,
   // destination) and is launched as `pad_shape` says for the destination's size (rows and cols
-  // swapped for a transposed source); problem_defines sees the user's sizes and must derive the
-  // padded problem's defines.
+  // swapped for a transposed source); problem_defines sees the unpadded problem and must derive
+  // the padded problem's defines (packed NN, for a variant with shapes_in_kernel too).
   std::string pad_entry;
   std::function<std::optional<PaddedSizes>(const ResolvedDefines&, int m, int n, int k)> padding;
   std::function<LaunchShape(int rows, int cols)> pad_shape;
