@@ -3,6 +3,23 @@
 // Every kernel takes (M, N, K, alpha, beta, A, B, C), works for any M, N, K >= 1, and never reads C
 // when beta == 0 (BLAS semantics: C may hold NaN then).
 //
+// Shapes (--layout, --trans-a/b, --lda/ldb/ldc): every kernel computes a row-major problem. The
+// host maps the caller's to one (host/problem/gemm_shape.hpp, rowMajorGemm): a row-major problem
+// stays as it is; a column-major C (M x N, ldc) is the row-major N x M matrix C^T = op(B)^T op(A)^T
+// in the same memory, so the kernel's M, N are the caller's N, M, its A (op(B)^T) is the caller's
+// B buffer and its B (op(A)^T) the caller's A. A column-major matrix is its transpose stored
+// row-major, so each operand keeps its op: column-major NN is the kernel's NN with the operands
+// swapped, column-major TN its NT, NT its TN, TT its TT. In that view:
+//  - best takes the shape itself: TRANS_A (A stored K x M, A(m, k) at k * lda + m) and TRANS_B
+//    (B stored N x K, B(k, n) at n * ldb + k), set by the host, and lda, ldb, ldc as arguments
+//    after C; C is never transposed, its lines are ldc apart and the gaps between them untouched.
+//    From PAD_FROM up the padding copies take the shape and best runs packed NN.
+//  - every other kernel (the ladder, the tensor cores) gets packed NN matrices: the host runs
+//    copy_matrix, timed with the GEMM, for each operand that is not stored packed row-major (and C
+//    in where beta != 0, C out into its stored lines), as it does for padding; transposed-b's
+//    transpose_b then reads the packed B; the warpgroup kernels' pack_operand reads A and B as
+//    stored itself (leading dimension and transposition as arguments), in its single pass.
+//
 // Each tunable is a macro with a default below; the host passes -D NAME=VALUE for every parameter
 // of the variant it runs. A host build also defines CLGEMM_ONE_KERNEL and KERNEL_<entry>, so only
 // that kernel and its defaults are compiled; without them (oclgrind, an offline compiler) the whole
@@ -14,7 +31,7 @@
 //   1. Shared helpers, before their first use
 //        load_or_zero, swizzled_block, store_c  edge loads, swizzled group order, the epilogue
 //        TILE2X2_MADS, store_c_2x2              the 2x2 block of tiled-2x2 and its two successors
-//        resize_matrix (helper kernel)          the padding copies of best and the tensor cores
+//        copy_matrix (helper kernel)            shapes and padding copies of every GEMM kernel
 //        tc_tf32                                TF32 rounding (tensor cores, pack_operand)
 //   2. The ladder, portable OpenCL C, in the registry's order (clgemm --explain --kernel cl)
 //        naive-global     gemm_naive_global     the sum accumulated in C, in global memory
@@ -98,21 +115,25 @@ inline void store_c_2x2(__global float* C, const int M, const int N, const int r
 #endif
 
 // ---------------------------------------------------------------------------------------------
-// resize_matrix: dst (rows x cols) = src (src_rows x src_cols), cut to dst's size or extended with
-// zeros to the right and below. The padding copies, in and out, of best and the tensor-core
-// kernels at large sizes that are not multiples of their tiles (PAD_FROM). Global
-// (ceil(cols/32)*32, ceil(rows/8)*8), local (32, 8); one element per work-item, consecutive
-// work-items along a row, so reads and writes coalesce.
-#if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_gemm_best) || defined(KERNEL_gemm_tc_tf32) || \
-    defined(KERNEL_gemm_tc_3xtf32) || defined(KERNEL_gemm_tc_tf32_wg) ||                    \
-    defined(KERNEL_gemm_tc_3xtf32_wg)
-__kernel __attribute__((reqd_work_group_size(32, 8, 1))) void resize_matrix(
-    const int src_rows, const int src_cols, __global const float* restrict src, const int rows,
-    const int cols, __global float* restrict dst) {
-  const int c = get_global_id(0);
-  const int r = get_global_id(1);
+// copy_matrix: dst (rows x cols, row-major, lines ld floats apart) = the src_rows x src_cols matrix
+// src holds (element (r, c) at src_transposed ? c * src_ld + r : r * src_ld + c), cut to dst's
+// size or extended with zeros to the right and below; dst's gaps (ld > cols) are never written.
+// The host's copies around every kernel that does not take shapes itself: stored A and B into
+// packed row-major (and zero-padded where PAD_FROM asks), C in where beta != 0, and C back out
+// into its stored lines (ldc). Compiled into every GEMM variant's program. Global
+// (ceil(cols/32)*32, ceil(rows/8)*8), local (32, 8), one element per work-item; for a transposed
+// source the host swaps the two dimensions (ceil(rows/32)*32, ceil(cols/8)*8), so that consecutive
+// work-items always walk along the source's stored lines and its reads coalesce.
+#if !defined(KERNEL_peak_fma) && !defined(KERNEL_peak_read) && !defined(KERNEL_pack_operand)
+__kernel __attribute__((reqd_work_group_size(32, 8, 1))) void copy_matrix(
+    const int src_rows, const int src_cols, const int src_ld, const int src_transposed,
+    __global const float* restrict src, const int rows, const int cols, const int ld,
+    __global float* restrict dst) {
+  const int r = src_transposed ? get_global_id(0) : get_global_id(1);
+  const int c = src_transposed ? get_global_id(1) : get_global_id(0);
   if (r >= rows || c >= cols) return;
-  dst[r * cols + c] = (r < src_rows && c < src_cols) ? src[r * src_cols + c] : 0.0f;
+  const int at = src_transposed ? c * src_ld + r : r * src_ld + c;
+  dst[r * ld + c] = (r < src_rows && c < src_cols) ? src[at] : 0.0f;
 }
 #endif
 
@@ -769,13 +790,21 @@ __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void gemm_regtile2
 
 // ---------------------------------------------------------------------------------------------
 // best: the fastest kernel clgemm has, for large sizes on GPUs. Over regtile2d it adds:
-//  - float4 loads from global memory (when the row length allows: VEC_A for K % 4 == 0,
-//    VEC_B for N % 4 == 0; the host sets them from the problem) and aligned float4 reads from
-//    local memory (one 128-bit load each);
+//  - float4 loads from global memory (as one aligned load where lines allow: VEC_A, VEC_B and
+//    VEC_C for C's stores, each set by the host when the leading dimension and the start offsets
+//    are multiples of 4) and aligned float4 reads from local memory (one 128-bit load each);
+//  - every shape in the kernel (see the file's header): each float4 of global memory runs along a
+//    stored line, whichever way the operand is stored, and only the store into local memory
+//    differs. A (NN): along K of row m, stored as four scalars into As[k..k+3][m]; A (TRANS_A,
+//    stored K x M): along M of stored row k, one float4 into As[k][m..m+3]; B (NN): along N of row
+//    k, one float4 into Bs[k][n..n+3]; B (TRANS_B, stored N x K): along K of stored row n, four
+//    scalars into Bs[k..k+3][n]. The inner loop, which reads only local memory, is the same for
+//    all four; TN, NT and TT load exactly as many float4s as NN, through the same two fetches.
 //  - A stored transposed in local memory, each thread's TM x TN block split into float4 groups
 //    strided across the tile, so a warp's local reads are broadcasts or conflict-free;
 //  - double-buffered local memory with register prefetch: the next tile's global loads are issued
-//    before the current tile's FMAs and stored to the other buffer after them, one barrier per step;
+//    before the current tile's FMAs and stored to the other buffer after them, one barrier per
+//    step;
 //  - work-group order swizzled in bands of GROUP_M block rows, so blocks running together share
 //    tiles of A and B in L2.
 // Global (ceil(N/BN)*BN/TN, ceil(M/BM)*BM/TM), local (BN/TN, BM/TM).
@@ -783,7 +812,7 @@ __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void gemm_regtile2
 //  - in the kernel: with EDGE = 1 (set unless M, N, K are multiples of BM, BN, BK) the K loop
 //    starts before column 0 so that only its first tile is partial (zeros there), loads past the
 //    bottom and right edges are clamped to the last row or column, and stores are bounds-checked;
-//  - padding copies, for large sizes: resize_matrix copies A, B (and C where beta != 0) into
+//  - padding copies, for large sizes: copy_matrix copies A, B (and C where beta != 0) into
 //    zero-padded matrices of tile multiples, the GEMM runs on those as an exact problem, and C is
 //    copied back, in every repetition and timed with it. The host then also passes PADDED_M,
 //    PADDED_N and PADDED_K, for the report only.
@@ -819,11 +848,22 @@ __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void gemm_regtile2
 #ifndef EDGE
 #define EDGE 1  // edges handled in the kernel (set by the host)
 #endif
+#ifndef TRANS_A
+#define TRANS_A 0  // A stored transposed, K x M (set by the host)
+#endif
+#ifndef TRANS_B
+#define TRANS_B 0  // B stored transposed, N x K (set by the host)
+#endif
 #ifndef VEC_A
-#define VEC_A 0  // rows of A start 16-byte aligned (K % 4 == 0; set by the host)
+#define VEC_A \
+  0  // A's float4 loads 16-byte aligned (lda % 4 == 0 and K % 4, M % 4 with TRANS_A, == 0)
 #endif
 #ifndef VEC_B
-#define VEC_B 0  // rows of B and C start 16-byte aligned (N % 4 == 0; set by the host)
+#define VEC_B \
+  0  // B's float4 loads 16-byte aligned (ldb % 4 == 0 and N % 4, K % 4 with TRANS_B, == 0)
+#endif
+#ifndef VEC_C
+#define VEC_C 0  // C's float4 stores 16-byte aligned (ldc % 4 == 0 and N % 4 == 0; set by the host)
 #endif
 
 #define BEST_THREADS ((BM / TM) * (BN / TN))
@@ -834,41 +874,58 @@ __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void gemm_regtile2
 #define BEST_STRIDE_M (BM / BEST_GROUPS_M)  // distance between a work-item's row groups
 #define BEST_STRIDE_N (BN / BEST_GROUPS_N)
 
-// Four floats of A at offset `at`, from column k of the K loop; zeros left of column 0, which
-// only the first tile reaches (`first`).
-inline float4 best_fetch_a(__global const float* A, const int at, const int k, const int first) {
+// Four consecutive floats along K at offset `at`, the first from column k of the K loop; zeros
+// left of column 0, which only the first tile reaches (`first`). NN's A and TRANS_B's B.
+// `aligned` is VEC_A or VEC_B, a constant: each call compiles to one of the two loads.
+inline float4 best_fetch_along_k(__global const float* P, const int at, const int k,
+                                 const int first, const int aligned) {
 #if EDGE
   if (first && k < 0)
-    return (float4)(k >= 0 ? A[at] : 0.0f, k + 1 >= 0 ? A[at + 1] : 0.0f,
-                    k + 2 >= 0 ? A[at + 2] : 0.0f, k + 3 >= 0 ? A[at + 3] : 0.0f);
+    return (float4)(k >= 0 ? P[at] : 0.0f, k + 1 >= 0 ? P[at + 1] : 0.0f,
+                    k + 2 >= 0 ? P[at + 2] : 0.0f, k + 3 >= 0 ? P[at + 3] : 0.0f);
 #endif
-#if VEC_A
-  return *(__global const float4*)(A + at);
-#else
-  return vload4(0, A + at);
-#endif
+  if (aligned) return *(__global const float4*)(P + at);
+  return vload4(0, P + at);
 }
 
-// Four floats of row k of B, which starts at offset `at`, from column `col`; zeros above row 0,
-// which only the first tile reaches. Columns past the right edge repeat the last one.
-inline float4 best_fetch_b(__global const float* B, const int at, const int k, const int col,
-                           const int N, const int first) {
+// Four floats of the stored line k (along N or, for TRANS_A's A, along M), which starts at offset
+// `at`, from column `col`; zeros above line 0, which only the first tile reaches. Columns past
+// `count` (N or M) repeat the last one. NN's B and TRANS_A's A. With `aligned` and EDGE the host
+// has clamped col to count - 4 already (aligned lines hold whole float4s).
+inline float4 best_fetch_across(__global const float* P, const int at, const int k, const int col,
+                                const int count, const int first, const int aligned) {
 #if EDGE
   if (first && k < 0) return (float4)(0.0f);
+  if (!aligned)
+    return (float4)(P[at + min(col, count - 1)], P[at + min(col + 1, count - 1)],
+                    P[at + min(col + 2, count - 1)], P[at + min(col + 3, count - 1)]);
 #endif
-#if VEC_B
-  return *(__global const float4*)(B + at + col);
-#elif EDGE
-  return (float4)(B[at + min(col, N - 1)], B[at + min(col + 1, N - 1)],
-                  B[at + min(col + 2, N - 1)], B[at + min(col + 3, N - 1)]);
+  if (aligned) return *(__global const float4*)(P + at + col);
+  return vload4(0, P + at + col);
+}
+
+// The first column of a float4 group along a line of `count` (`col` itself, or with EDGE the
+// last whole group where aligned, each column clamped in best_fetch_across otherwise).
+inline int best_group_col(const int col, const int count, const int aligned) {
+#if EDGE
+  if (aligned) return min(col, count - 4);
+#endif
+  return col;
+}
+
+// The stored line of a float4 along K: its row (NN's A: m, TRANS_B's B: n), clamped at the edge.
+inline int best_line(const int line, const int count) {
+#if EDGE
+  return min(line, count - 1);
 #else
-  return vload4(0, B + at + col);
+  return line;
 #endif
 }
 
 __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_best(
     const int M, const int N, const int K, const float alpha, const float beta,
-    __global const float* restrict A, __global const float* restrict B, __global float* C) {
+    __global const float* restrict A, __global const float* restrict B, __global float* C,
+    const int lda, const int ldb, const int ldc) {
   // 16-byte aligned, with rows of a multiple of 4 floats (PADA, PADB), so the float4 reads below
   // may be single 128-bit loads: vload4 promises only 4-byte alignment, and NVIDIA's compiler
   // then splits every read into four (32 against 47 TFLOP/s at 128x128, docs/performance.md).
@@ -896,55 +953,105 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_be
   // rows of A and columns of B past the bottom and right edges are clamped to the last ones: they
   // feed only rows and columns of the block that are never stored. Every load after tile 0 is then
   // the EDGE = 0 load, unchecked; checks inside the loop cost 25% at 1024 (docs/performance.md).
+  // Load i of a tile covers float4 idx = tid + i * BEST_THREADS: along K, BK / 4 of them per
+  // line of the tile; across, BM / 4 (A) or BN / 4 (B) per line k. BEST_A_K / BEST_B_K: the
+  // K-loop column of its first float in tile 0; a_step / b_step: how far each next tile's is.
   const int k_start = EDGE ? K - tiles * BK : 0;
-  int a_at[BEST_LOADS_A];  // offset in A
-  int b_at[BEST_LOADS_B];  // offset in B of the row
-  int b_col[BEST_LOADS_B];
+  int a_at[BEST_LOADS_A];   // offset in A (TRANS_A: of the stored line)
+  int b_at[BEST_LOADS_B];   // offset in B (NN: of the stored line)
+  int a_col[BEST_LOADS_A];  // TRANS_A: the column along M
+  int b_col[BEST_LOADS_B];  // NN: the column along N
   _Pragma("unroll") for (int i = 0; i < BEST_LOADS_A; ++i) {
     const int idx = tid + i * BEST_THREADS;
-#if EDGE
-    const int row = min(row0 + idx / (BK / 4), M - 1);
+#if TRANS_A
+    a_at[i] = (k_start + idx / (BM / 4)) * lda;
+    a_col[i] = best_group_col(row0 + (idx % (BM / 4)) * 4, M, VEC_A);
 #else
-    const int row = row0 + idx / (BK / 4);
+    a_at[i] = best_line(row0 + idx / (BK / 4), M) * lda + k_start + (idx % (BK / 4)) * 4;
+    a_col[i] = 0;
 #endif
-    a_at[i] = row * K + k_start + (idx % (BK / 4)) * 4;
   }
   _Pragma("unroll") for (int i = 0; i < BEST_LOADS_B; ++i) {
     const int idx = tid + i * BEST_THREADS;
-    const int col = col0 + (idx % (BN / 4)) * 4;
-    b_at[i] = (k_start + idx / (BN / 4)) * N;
-#if EDGE && VEC_B
-    b_col[i] = min(col, N - 4);  // aligned rows hold whole float4s: clamp the group
+#if TRANS_B
+    b_at[i] = best_line(col0 + idx / (BK / 4), N) * ldb + k_start + (idx % (BK / 4)) * 4;
+    b_col[i] = 0;
 #else
-    b_col[i] = col;  // unaligned rows: best_fetch_b clamps each column
+    b_at[i] = (k_start + idx / (BN / 4)) * ldb;
+    b_col[i] = best_group_col(col0 + (idx % (BN / 4)) * 4, N, VEC_B);
 #endif
   }
+#if TRANS_A
+  const int a_step = BK * lda;
+#define BEST_A_K(idx) (k_start + (idx) / (BM / 4))
+#else
+  const int a_step = BK;
+#define BEST_A_K(idx) (k_start + ((idx) % (BK / 4)) * 4)
+#endif
+#if TRANS_B
+  const int b_step = BK;
+#define BEST_B_K(idx) (k_start + ((idx) % (BK / 4)) * 4)
+#else
+  const int b_step = BK * ldb;
+#define BEST_B_K(idx) (k_start + (idx) / (BN / 4))
+#endif
 
   // Global -> registers for tile t. The loops are unrolled so a_next and b_next stay in
   // registers; rolled, pocl 3.1 computed wrong results for some shapes (loads of A and B per
   // work-item differing, e.g. BM=128 BN=64 TM=8 TN=4) that oclgrind finds no fault in.
-#define BEST_FETCH(t, first)                                                                  \
-  _Pragma("unroll") for (int i = 0; i < BEST_LOADS_A; ++i) {                                 \
-    const int k = k_start + ((tid + i * BEST_THREADS) % (BK / 4)) * 4;                      \
-    a_next[i] = best_fetch_a(A, a_at[i] + (t) * BK, k, first);                              \
-  }                                                                                          \
-  _Pragma("unroll") for (int i = 0; i < BEST_LOADS_B; ++i) {                                 \
-    const int k = k_start + (tid + i * BEST_THREADS) / (BN / 4);                            \
-    b_next[i] = best_fetch_b(B, b_at[i] + (t) * BK * N, k, b_col[i], N, first);             \
+#if TRANS_A
+#define BEST_FETCH_A(i, t, first)                                                                  \
+  best_fetch_across(A, a_at[i] + (t)*a_step, BEST_A_K(tid + (i)*BEST_THREADS), a_col[i], M, first, \
+                    VEC_A)
+#else
+#define BEST_FETCH_A(i, t, first) \
+  best_fetch_along_k(A, a_at[i] + (t)*a_step, BEST_A_K(tid + (i)*BEST_THREADS), first, VEC_A)
+#endif
+#if TRANS_B
+#define BEST_FETCH_B(i, t, first) \
+  best_fetch_along_k(B, b_at[i] + (t)*b_step, BEST_B_K(tid + (i)*BEST_THREADS), first, VEC_B)
+#else
+#define BEST_FETCH_B(i, t, first)                                                                  \
+  best_fetch_across(B, b_at[i] + (t)*b_step, BEST_B_K(tid + (i)*BEST_THREADS), b_col[i], N, first, \
+                    VEC_B)
+#endif
+#define BEST_FETCH(t, first)                                                                      \
+  _Pragma("unroll") for (int i = 0; i < BEST_LOADS_A; ++i) a_next[i] = BEST_FETCH_A(i, t, first); \
+  _Pragma("unroll") for (int i = 0; i < BEST_LOADS_B; ++i) b_next[i] = BEST_FETCH_B(i, t, first);
+  // Registers -> local buffer `buf`: A transposed on the way (As[k][m]); a float4 along K goes in
+  // as four scalars, one along M or N as one float4.
+#if TRANS_A
+#define BEST_STORE_A(buf, idx) \
+  *(__local float4*)&As[buf][(idx) / (BM / 4)][((idx) % (BM / 4)) * 4] = a_next[i];
+#else
+#define BEST_STORE_A(buf, idx)                                  \
+  {                                                             \
+    const int m = (idx) / (BK / 4), k = ((idx) % (BK / 4)) * 4; \
+    As[buf][k + 0][m] = a_next[i].x;                            \
+    As[buf][k + 1][m] = a_next[i].y;                            \
+    As[buf][k + 2][m] = a_next[i].z;                            \
+    As[buf][k + 3][m] = a_next[i].w;                            \
   }
-  // Registers -> local buffer `buf` (A transposed on the way).
-#define BEST_STORE(buf)                                    \
-  _Pragma("unroll") for (int i = 0; i < BEST_LOADS_A; ++i) {                 \
-    const int idx = tid + i * BEST_THREADS;                \
-    const int m = idx / (BK / 4), k = (idx % (BK / 4)) * 4; \
-    As[buf][k + 0][m] = a_next[i].x;                       \
-    As[buf][k + 1][m] = a_next[i].y;                       \
-    As[buf][k + 2][m] = a_next[i].z;                       \
-    As[buf][k + 3][m] = a_next[i].w;                       \
-  }                                                        \
-  _Pragma("unroll") for (int i = 0; i < BEST_LOADS_B; ++i) {                 \
-    const int idx = tid + i * BEST_THREADS;                \
-    *(__local float4*)&Bs[buf][idx / (BN / 4)][(idx % (BN / 4)) * 4] = b_next[i]; \
+#endif
+#if TRANS_B
+#define BEST_STORE_B(buf, idx)                                  \
+  {                                                             \
+    const int n = (idx) / (BK / 4), k = ((idx) % (BK / 4)) * 4; \
+    Bs[buf][k + 0][n] = b_next[i].x;                            \
+    Bs[buf][k + 1][n] = b_next[i].y;                            \
+    Bs[buf][k + 2][n] = b_next[i].z;                            \
+    Bs[buf][k + 3][n] = b_next[i].w;                            \
+  }
+#else
+#define BEST_STORE_B(buf, idx) \
+  *(__local float4*)&Bs[buf][(idx) / (BN / 4)][((idx) % (BN / 4)) * 4] = b_next[i];
+#endif
+#define BEST_STORE(buf)                                                                 \
+  _Pragma("unroll") for (int i = 0; i < BEST_LOADS_A; ++i) {                            \
+    BEST_STORE_A(buf, tid + i * BEST_THREADS)                                           \
+  }                                                                                     \
+  _Pragma("unroll") for (int i = 0; i < BEST_LOADS_B; ++i) {                            \
+    BEST_STORE_B(buf, tid + i * BEST_THREADS)                                           \
   }
 
   BEST_FETCH(0, 1)
@@ -985,11 +1092,17 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_be
   }
 #undef BEST_FETCH
 #undef BEST_STORE
+#undef BEST_FETCH_A
+#undef BEST_FETCH_B
+#undef BEST_STORE_A
+#undef BEST_STORE_B
+#undef BEST_A_K
+#undef BEST_B_K
 
-  // Whether a group of four columns can be stored as one float4: rows must be float4-aligned
-  // (VEC_B) and, at the edges, all four columns inside C. Chosen by the preprocessor, because a
+  // Whether a group of four columns can be stored as one float4: C's float4s must be aligned
+  // (VEC_C) and, at the edges, all four columns inside C. Chosen by the preprocessor, because a
   // constant operand of && draws a compiler warning that NVIDIA's driver prints on every build.
-#if !VEC_B
+#if !VEC_C
 #define BEST_VEC_STORE(col) 0
 #elif EDGE
 #define BEST_VEC_STORE(col) ((col) + 3 < N)
@@ -1005,14 +1118,15 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_be
     for (int gj = 0; gj < BEST_GROUPS_N; ++gj) {
       const int col = col0 + gj * BEST_STRIDE_N + tx * 4;
       if (BEST_VEC_STORE(col)) {
-        __global float4* c4 = (__global float4*)(C + row * N + col);
+        __global float4* c4 = (__global float4*)(C + row * ldc + col);
         float4 r = alpha * (float4)(acc[i][gj * 4], acc[i][gj * 4 + 1], acc[i][gj * 4 + 2],
                                     acc[i][gj * 4 + 3]);
         if (beta != 0.0f) r += beta * *c4;
         *c4 = r;
       } else {
         for (int q = 0; q < 4; ++q)
-          if (!EDGE || col + q < N) store_c(C, row * N + col + q, acc[i][gj * 4 + q], alpha, beta);
+          if (!EDGE || col + q < N)
+            store_c(C, row * ldc + col + q, acc[i][gj * 4 + q], alpha, beta);
       }
     }
   }
@@ -1037,6 +1151,9 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_be
 #undef EDGE
 #undef VEC_A
 #undef VEC_B
+#undef VEC_C
+#undef TRANS_A
+#undef TRANS_B
 #endif
 
 // =============================================================================================
@@ -1156,7 +1273,7 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 // Global (ceil(N/BN)*32*(BN/WN), ceil(M/BM)*(BM/WM)), local (32*(BN/WN), BM/WM).
 // Any size, in one of two ways the host chooses (PAD_FROM), as for best: with EDGE = 1 (set unless
 // M, N, K are multiples of BM, BN, BK) every load is checked (zeros outside A and B) and so is
-// every store; from PAD_FROM up, resize_matrix's padding copies make the problem an exact one.
+// every store; from PAD_FROM up, copy_matrix's padding copies make the problem an exact one.
 // The inline PTX builds only with NVIDIA's compiler, so unlike every other section this one is
 // compiled only when the host asks for it by name (never in a whole-file build).
 #if defined(KERNEL_gemm_tc_tf32) || defined(KERNEL_gemm_tc_3xtf32)
@@ -1473,25 +1590,43 @@ inline int wg_fragment_at(const int rows, const int row, const int k) {
   return (((k / 8) * (rows / 64) + row / 64) * 128 + item) * 4 + value;
 }
 
+// Element (row, k) of the operand's packed form (A: A(row, k); B transposed: B(k, row)), read
+// from the source as stored (the logical src_rows x src_cols operand, element (r, c) at
+// transposed ? c * ld + r : r * ld + c), or 0 outside it.
+inline float pack_load(__global const float* src, const int operand, const int src_rows,
+                       const int src_cols, const int ld, const int transposed, const int row,
+                       const int k) {
+  const int r = operand == 0 ? row : k, c = operand == 0 ? k : row;
+  if (r >= src_rows || c >= src_cols) return 0.0f;
+  return src[transposed ? c * ld + r : r * ld + c];
+}
+
 // pack_operand: operand 0, A (M x K), or operand 1, B transposed (N x K), read from its source
-// (src_rows x src_cols as stored: M x K, or K x N) and written as `rows` x `cols` (padded rows and
-// K), zeros outside the source, rounded to TF32: tiles of BM (A) or BN (B) rows x BK, tile
-// (rb, kt) at (rb cols/BK + kt) x its size, in core-matrix order. With PACK_SPLIT, B's tiles are
-// twice that, the big plane followed by the small one, and A's are unrounded, in fragment order.
-// A work-group moves a 32 x 32 block through local memory: reads along the source's rows, writes
-// whole core matrices.
+// (src_rows x src_cols, the operand M x K or K x N, stored as src_ld and src_transposed say: the
+// shape costs no extra pass) and written as `rows` x `cols` (padded rows and K), zeros outside
+// the source, rounded to TF32: tiles of BM (A) or BN (B) rows x BK, tile (rb, kt) at (rb cols/BK
+// + kt) x its size, in core-matrix order. With PACK_SPLIT, B's tiles are twice that, the big plane
+// followed by the small one, and A's are unrounded, in fragment order. A work-group moves a
+// 32 x 32 block through local memory: reads along the source's stored lines (consecutive
+// work-items along K where the lines run along K, along the rows otherwise), writes whole core
+// matrices.
 // Global (ceil(cols/32)*32, ceil(rows/32)*8), local (32, 8).
 __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
-    const int operand, const int src_rows, const int src_cols, __global const float* restrict src,
-    const int rows, const int cols, __global float* restrict dst) {
+    const int operand, const int src_rows, const int src_cols, const int src_ld,
+    const int src_transposed, __global const float* restrict src, const int rows, const int cols,
+    __global float* restrict dst) {
   __local float block[32][33];  // [row][k]
   const int x = get_local_id(0), y = get_local_id(1);
   const int r0 = get_group_id(1) * 32, k0 = get_group_id(0) * 32;
+  // A untransposed and B transposed are stored with K along their lines.
+  const int lines_along_k = (operand == 0) != (src_transposed != 0);
   _Pragma("unroll") for (int i = 0; i < 4; ++i) {
-    if (operand == 0)
-      block[y + 8 * i][x] = load_or_zero(src, src_rows, src_cols, r0 + y + 8 * i, k0 + x);
+    if (lines_along_k)
+      block[y + 8 * i][x] = pack_load(src, operand, src_rows, src_cols, src_ld, src_transposed,
+                                      r0 + y + 8 * i, k0 + x);
     else
-      block[x][y + 8 * i] = load_or_zero(src, src_rows, src_cols, k0 + y + 8 * i, r0 + x);
+      block[x][y + 8 * i] = pack_load(src, operand, src_rows, src_cols, src_ld, src_transposed,
+                                      r0 + x, k0 + y + 8 * i);
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   const int tile_rows = operand == 0 ? PACK_BM : PACK_BN;
@@ -1545,7 +1680,7 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
 // BM x BK and BN x BK, each tile contiguous and already in the layout below, the K-steps of a row
 // block one after another, padded with zeros to tile multiples and rounded to TF32 (as tc-tf32
 // rounds). A K-step's copy is then a straight copy of one tile. C gets padding copies
-// (resize_matrix) where M or N are not multiples of BM or BN; the kernel sees only exact
+// (copy_matrix) where M or N are not multiples of BM or BN; the kernel sees only exact
 // problems.
 //
 // Local memory holds the tiles as "core matrices" of 8 rows x 4 k (128 contiguous bytes), the

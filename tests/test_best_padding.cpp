@@ -111,14 +111,14 @@ TEST(BestPadding, ANegativePadFromIsRefused) {
   EXPECT_NE(r.err.find("PAD_FROM"), std::string::npos) << r.err;
 }
 
-// A copy of kernels.cl with `code` planted at the top of resize_matrix (variables r, c, rows,
+// A copy of kernels.cl with `code` planted at the top of copy_matrix (variables r, c, rows,
 // cols, src_rows, src_cols, dst in scope), run by best with copies forced at 33 x 17 x 9.
 clgemm_test::RunResult runPlantedCopy(const std::string& code) {
   TempDir dir;
   std::string text = clgemm_test::sourceKernels();
   const std::string anchor = "if (r >= rows || c >= cols) return;\n";
-  const auto at = text.find(anchor, text.find("void resize_matrix("));
-  EXPECT_NE(at, std::string::npos) << "resize_matrix's bounds check not found in kernels.cl";
+  const auto at = text.find(anchor, text.find("void copy_matrix("));
+  EXPECT_NE(at, std::string::npos) << "copy_matrix's bounds check not found in kernels.cl";
   if (at != std::string::npos) text.insert(at + anchor.size(), code);
   writeText(dir.file("kernels.cl"), text);
   std::vector<std::string> args = {"--kernel", "best", "--kernels", dir.file("kernels.cl"),

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "opencl/device.hpp"
@@ -100,9 +101,11 @@ struct OclgrindRun {
 
 // clgemm under oclgrind with every checker on; `kernels` replaces the repository's kernels.cl.
 // `build_options` go to oclgrind's compiler after clgemm's own options.
+// `extra` adds clgemm options (e.g. a shape).
 OclgrindRun underOclgrind(const std::string& variant, const Shape& s,
                           const std::vector<std::string>& defines, const std::string& kernels = "",
-                          const std::string& build_options = "", const Scalars& scalars = kWithC) {
+                          const std::string& build_options = "", const Scalars& scalars = kWithC,
+                          const std::vector<std::string>& extra = {}) {
   TempDir dir;
   const std::string log = dir.file("oclgrind.log");
   std::vector<std::string> command = {"oclgrind",
@@ -136,6 +139,7 @@ OclgrindRun underOclgrind(const std::string& variant, const Shape& s,
                                       "-cl-opt-disable"};
   for (const auto& d : defines) command.insert(command.end(), {"-D", d});
   if (!kernels.empty()) command.insert(command.end(), {"--kernels", kernels});
+  command.insert(command.end(), extra.begin(), extra.end());
   const auto r = runProgram(command);
   OclgrindRun run;
   run.exit_code = r.exit_code;
@@ -251,6 +255,32 @@ TEST(OclgrindPadding, BestPaddingCopiesAreClean) {
       ASSERT_TRUE(run.report.contains("results")) << what << "\n" << run.err;
       EXPECT_EQ(run.report["results"][0]["status"], "ok") << what << "\n" << run.err;
       EXPECT_TRUE(run.report["results"][0]["defines"].contains("PADDED_M")) << what;
+    }
+  }
+}
+
+// Shapes (#26): a column-major problem with gaps between every matrix's lines, TN and NT (the
+// kernel's NT and TN: one operand read across its stored lines, the other along them): best reads
+// them in the kernel (with edges; PAD_FROM out of reach), tiled through copy_matrix's copies in
+// and out. A read of a gap would be a NaN and fail verification; oclgrind checks every access
+// besides. One shape per process: oclgrind 21.10 reports values read from buffers allocated after
+// others were freed (a later size or shape of one run) as uninitialised, even where they verify.
+TEST(OclgrindShapes, ColumnMajorTransposesWithGapsAreClean) {
+  const std::vector<std::string> gaps = {"--layout", "col", "--lda", "40",
+                                         "--ldb",    "21",  "--ldc", "50"};
+  const std::vector<std::pair<std::string, std::vector<std::string>>> runs = {
+      {"best", {"PAD_FROM=100000"}}, {"tiled", {}}};
+  for (const auto& [variant, defines] : runs) {
+    for (const auto& [trans_a, trans_b] : {std::pair{"t", "n"}, std::pair{"n", "t"}}) {
+      std::vector<std::string> shape = gaps;
+      shape.insert(shape.end(), {"--trans-a", trans_a, "--trans-b", trans_b});
+      const OclgrindRun run = underOclgrind(variant, {33, 17, 9}, defines, "", "", kWithC, shape);
+      const std::string what =
+          variant + " col " + trans_a + trans_b + " at " + describe({33, 17, 9}, defines);
+      EXPECT_EQ(run.log, "") << what << ": oclgrind reported:\n" << run.log;
+      EXPECT_EQ(run.exit_code, 0) << what << "\n" << run.err;
+      ASSERT_TRUE(run.report.contains("results")) << what << "\n" << run.err;
+      EXPECT_EQ(run.report["results"][0]["status"], "ok") << what << "\n" << run.err;
     }
   }
 }

@@ -67,11 +67,13 @@ std::size_t fragmentIndex(int r, int k, int cols, int tile_rows, int bk) {
 
 class PackOperand : public ::testing::TestWithParam<Tiles> {
  protected:
-  // Packs `src` (src_rows x src_cols, row-major) as operand 0 (A) or 1 (B transposed) into
-  // rows x cols on the device; the kernel is built from the repository's kernels.cl with the
+  // Packs `src` (the src_rows x src_cols operand, stored row-major with lines `ld` apart, or
+  // transposed: element (r, c) at c * ld + r; ld 0: packed) as operand 0 (A) or 1 (B transposed)
+  // into rows x cols on the device; the kernel is built from the repository's kernels.cl with the
   // tile defines, as the host builds it for tc-tf32-wg.
   std::vector<float> pack(int operand, const std::vector<float>& src, int src_rows, int src_cols,
-                          int rows, int cols) {
+                          int rows, int cols, int ld = 0, bool transposed = false) {
+    if (ld == 0) ld = transposed ? src_rows : src_cols;
     const std::size_t out_planes = operand == 0 ? 1 : planes();
     const Tiles t = GetParam();
     const clgemm::SelectedDevice device = clgemm::selectDevice(std::nullopt, std::nullopt);
@@ -98,10 +100,12 @@ class PackOperand : public ::testing::TestWithParam<Tiles> {
     kernel.setArg(0, operand);
     kernel.setArg(1, src_rows);
     kernel.setArg(2, src_cols);
-    kernel.setArg(3, in);
-    kernel.setArg(4, rows);
-    kernel.setArg(5, cols);
-    kernel.setArg(6, out);
+    kernel.setArg(3, ld);
+    kernel.setArg(4, transposed ? 1 : 0);
+    kernel.setArg(5, in);
+    kernel.setArg(6, rows);
+    kernel.setArg(7, cols);
+    kernel.setArg(8, out);
     const std::size_t gx = std::size_t((cols + 31) / 32 * 32),
                       gy = std::size_t((rows + 31) / 32 * 8);
     queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(gx, gy), cl::NDRange(32, 8));
@@ -194,6 +198,39 @@ TEST_P(PackOperand, PacksBTransposedPaddedAndRounded) {
   const std::vector<float> packed = pack(1, b, k, n, rows, cols);
   ASSERT_EQ(packed.size(), planes() * std::size_t(rows) * std::size_t(cols));
   EXPECT_EQ(mismatches(packed, rows, cols, t.bn, t.bk, int(planes()), "Bt",
+                       [&](int r, int kk) {
+                         return (r < n && kk < k) ? b[std::size_t(kk) * n + r] : 0.0f;
+                       }),
+            0u);
+}
+
+// The operands as a BLAS caller stores them (the host passes them as stored, with no copy first):
+// A transposed (K x M) and B transposed (N x K), each with a gap of 3 floats per line that must
+// never be read into the packed result (the gap holds a NaN, which would show).
+TEST_P(PackOperand, ReadsTransposedOperandsWithGaps) {
+  const Tiles t = GetParam();
+  const int m = t.bm + 7, n = t.bn + 5, k = 2 * t.bk + 3;
+  const float gap = std::nanf("");
+  // A^T stored: K lines of M (+3); B^T stored: N lines of K (+3).
+  const int lda = m + 3, ldb = k + 3;
+  const std::vector<float> a = randomMatrix(m, k, 14), b = randomMatrix(k, n, 15);
+  std::vector<float> a_stored(std::size_t(k) * std::size_t(lda), gap),
+      b_stored(std::size_t(n) * std::size_t(ldb), gap);
+  for (int r = 0; r < m; ++r)
+    for (int c = 0; c < k; ++c) a_stored[std::size_t(c) * lda + r] = a[std::size_t(r) * k + c];
+  for (int r = 0; r < k; ++r)
+    for (int c = 0; c < n; ++c) b_stored[std::size_t(c) * ldb + r] = b[std::size_t(r) * n + c];
+  const int a_rows = roundUp(m, t.bm), b_rows = roundUp(n, t.bn), cols = roundUp(k, t.bk);
+  const std::vector<float> packed_a = pack(0, a_stored, m, k, a_rows, cols, lda, true);
+  const std::vector<float> packed_b = pack(1, b_stored, k, n, b_rows, cols, ldb, true);
+  const auto a_source = [&](int r, int kk) {
+    return (r < m && kk < k) ? a[std::size_t(r) * k + kk] : 0.0f;
+  };
+  if (t.split)
+    EXPECT_EQ(fragmentMismatches(packed_a, a_rows, cols, t.bm, t.bk, a_source), 0u);
+  else
+    EXPECT_EQ(mismatches(packed_a, a_rows, cols, t.bm, t.bk, 1, "A", a_source), 0u);
+  EXPECT_EQ(mismatches(packed_b, b_rows, cols, t.bn, t.bk, int(planes()), "Bt",
                        [&](int r, int kk) {
                          return (r < n && kk < k) ? b[std::size_t(kk) * n + r] : 0.0f;
                        }),

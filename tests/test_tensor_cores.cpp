@@ -258,15 +258,20 @@ clgemm::ResolvedDefines definesOf(const clgemm::Variant& v, const std::vector<st
   return clgemm::ResolvedDefines(v.params, user);
 }
 
+// The default shape (row-major, NN, packed) of an m x n x k problem, as problem_defines sees it.
+clgemm::RowMajorGemm packed(int m, int n, int k) {
+  return clgemm::rowMajorGemm(m, n, k, clgemm::gemmStorage(m, n, k, clgemm::GemmShape{}));
+}
+
 // tc-3xtf32-wg packs two floats per element of B (one of A), which its 32-bit indices must still
 // reach: a problem whose B fits one plane but not two is refused before anything is built, and
 // A's single plane is allowed what tc-tf32-wg allows.
 TEST(TensorCoresPacking, TwoPlanesMustFitThe32BitIndices) {
   const auto& x3 = registryVariant("tc-3xtf32-wg");
-  EXPECT_NO_THROW(x3.problem_defines(definesOf(x3, {}), 16384, 16384, 16384));
-  EXPECT_NO_THROW(x3.problem_defines(definesOf(x3, {}), 32768, 128, 32768));
+  EXPECT_NO_THROW(x3.problem_defines(definesOf(x3, {}), packed(16384, 16384, 16384)));
+  EXPECT_NO_THROW(x3.problem_defines(definesOf(x3, {}), packed(32768, 128, 32768)));
   try {
-    x3.problem_defines(definesOf(x3, {}), 64, 32768, 32768);
+    x3.problem_defines(definesOf(x3, {}), packed(64, 32768, 32768));
     ADD_FAILURE() << "2 x 32768 x 32768 packed floats of B accepted";
   } catch (const clgemm::UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("64x32768x32768"), std::string::npos) << e.what();
@@ -274,7 +279,7 @@ TEST(TensorCoresPacking, TwoPlanesMustFitThe32BitIndices) {
         << e.what();
   }
   const auto& tf32 = registryVariant("tc-tf32-wg");
-  EXPECT_NO_THROW(tf32.problem_defines(definesOf(tf32, {}), 128, 32768, 32768));
+  EXPECT_NO_THROW(tf32.problem_defines(definesOf(tf32, {}), packed(128, 32768, 32768)));
 }
 
 // Each buffer of the warpgroup kernels' ring holds a K-step's tile of A and of B, two planes of B

@@ -27,7 +27,8 @@ std::set<std::string> hostDefines(std::set<std::string>* derived) {
     if (v.backend != Backend::kOpenCl) continue;
     for (const auto& p : v.params) names.insert(p.name);
     if (v.problem_defines) {
-      for (const auto& d : v.problem_defines(ResolvedDefines(v.params, {}), 64, 64, 64)) {
+      const RowMajorGemm packed = rowMajorGemm(64, 64, 64, gemmStorage(64, 64, 64, GemmShape{}));
+      for (const auto& d : v.problem_defines(ResolvedDefines(v.params, {}), packed)) {
         names.insert(d.name);
         derived->insert(d.name);
       }

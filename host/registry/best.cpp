@@ -6,6 +6,36 @@ namespace {
 
 using namespace family;
 
+// Whether a float4 at every load start is 16-byte aligned: lines `ld` apart, each float4 starting
+// a multiple of 4 floats into its line, which holds with EDGE too when the length `along` the line
+// the float4s run is a multiple of 4 (the K loop's shifted start K - tiles * BK, or the clamp of
+// the last group to along - 4).
+std::string alignedLoads(int ld, int along) { return ld % 4 == 0 && along % 4 == 0 ? "1" : "0"; }
+
+// The problem defines of best, from the kernel's view of the problem: EDGE, the transposes, and
+// which operands' float4 loads and stores are aligned. With padding copies the copies take the
+// shape, so the kernel sees packed NN matrices of tile multiples.
+std::vector<ResolvedDefine> bestProblemDefines(const ResolvedDefines& d, const RowMajorGemm& g) {
+  if (const auto pad = tilePadding(d, g.m, g.n, g.k)) {
+    // An exact problem, float4-aligned; the padded sizes are for the report.
+    return withPaddedSizes({{"EDGE", "0", "problem"},
+                            {"TRANS_A", "0", "problem"},
+                            {"TRANS_B", "0", "problem"},
+                            {"VEC_A", "1", "problem"},
+                            {"VEC_B", "1", "problem"},
+                            {"VEC_C", "1", "problem"}},
+                           *pad);
+  }
+  const bool exact = isTileMultiple(d, g.m, g.n, g.k);
+  // NN's A and TRANS_B's B run their float4s along K; NN's B along N, TRANS_A's A along M.
+  return {{"EDGE", exact ? "0" : "1", "problem"},
+          {"TRANS_A", g.a.transposed ? "1" : "0", "problem"},
+          {"TRANS_B", g.b.transposed ? "1" : "0", "problem"},
+          {"VEC_A", alignedLoads(g.a.ld, g.a.transposed ? g.m : g.k), "problem"},
+          {"VEC_B", alignedLoads(g.b.ld, g.b.transposed ? g.k : g.n), "problem"},
+          {"VEC_C", alignedLoads(g.c.ld, g.n), "problem"}};
+}
+
 Variant best() {
   Variant v = openClVariant(
       "best", "gemm_best",
@@ -64,17 +94,8 @@ Variant best() {
            sizeof(float);
   };
   addTilePadding(v);
-  v.problem_defines = [](const ResolvedDefines& d, int m, int n, int k) {
-    if (const auto pad = tilePadding(d, m, n, k)) {
-      // An exact problem, float4-aligned; the padded sizes are for the report.
-      return withPaddedSizes(
-          {{"EDGE", "0", "problem"}, {"VEC_A", "1", "problem"}, {"VEC_B", "1", "problem"}}, *pad);
-    }
-    const bool exact = isTileMultiple(d, m, n, k);
-    return std::vector<ResolvedDefine>{{"EDGE", exact ? "0" : "1", "problem"},
-                                       {"VEC_A", alignedRows(k, 4), "problem"},
-                                       {"VEC_B", alignedRows(n, 4), "problem"}};
-  };
+  v.shapes_in_kernel = true;
+  v.problem_defines = bestProblemDefines;
   return v;
 }
 

@@ -41,6 +41,14 @@ Variant openClVariant(std::string name, std::string entry, std::string summary,
   v.params = std::move(params);
   v.builds_on = std::move(builds_on);
   v.adds = std::move(adds);
+  // Every kernel may need copies: of operands stored otherwise than packed row-major (unless it
+  // takes shapes itself), or padding copies.
+  v.pad_entry = "copy_matrix";
+  v.pad_shape = [](int rows, int cols) {
+    return LaunchShape{{roundUp(std::size_t(cols), 32), roundUp(std::size_t(rows), 8)},
+                       {32, 8},
+                       "copy_matrix's fixed 32 x 8"};
+  };
   return v;
 }
 
@@ -85,12 +93,6 @@ std::vector<ResolvedDefine> withPaddedSizes(std::vector<ResolvedDefine> defines,
 
 void addTilePadding(Variant& v) {
   v.padding = tilePadding;
-  v.pad_entry = "resize_matrix";
-  v.pad_shape = [](int rows, int cols) {
-    return LaunchShape{{roundUp(std::size_t(cols), 32), roundUp(std::size_t(rows), 8)},
-                       {32, 8},
-                       "resize_matrix's fixed 32 x 8"};
-  };
   v.global_bytes = [](const ResolvedDefines& d, int m, int n, int k) {
     const auto pad = tilePadding(d, m, n, k);
     if (!pad) return tileTraffic(m, n, k, d.param("BM"), d.param("BN"));

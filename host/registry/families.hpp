@@ -68,7 +68,7 @@ std::vector<ResolvedDefine> withPaddedSizes(std::vector<ResolvedDefine> defines,
                                             const PaddedSizes& pad);
 
 // The padding copies (tilePadding) of a kernel with BM x BN x BK tiles and a PAD_FROM parameter:
-// resize_matrix makes them, and the bytes they move count in the kernel's traffic.
+// copy_matrix makes them, and the bytes they move count in the kernel's traffic.
 void addTilePadding(Variant& v);
 
 }  // namespace family

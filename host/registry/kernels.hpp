@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cpu/cpu_gemm.hpp"
+#include "problem/gemm_shape.hpp"
 #include "registry/defines.hpp"
 
 namespace clgemm {
@@ -85,9 +86,19 @@ struct Variant {
   // __local bytes the kernel declares with these parameters, checked before building.
   std::function<std::size_t(const ResolvedDefines&)> local_mem_bytes;
   // Optional: defines the host derives from the problem (e.g. whether edges need checks), passed
-  // to the compiler after the parameters and reported with source "problem".
-  std::function<std::vector<ResolvedDefine>(const ResolvedDefines&, int m, int n, int k)>
+  // to the compiler after the parameters and reported with source "problem". It sees the problem
+  // as the kernel does (problem.rowMajor(): sizes, and the operands' transposes and leading
+  // dimensions, which only a variant with shapes_in_kernel receives as they are stored; the
+  // others get packed row-major copies of rowMajor's sizes).
+  std::function<std::vector<ResolvedDefine>(const ResolvedDefines&, const RowMajorGemm&)>
       problem_defines;
+  // Whether the kernel takes the problem's shape itself: the stored operands as rowMajorGemm
+  // describes them (A and B maybe transposed, lines lda, ldb, ldc apart, passed as three int
+  // arguments after C), with no copy. Otherwise (the default) the runner gives it packed row-major
+  // matrices, through copy_matrix (pad_entry) where the stored ones are not, timed with the GEMM.
+  // Where `padding` asks for copies, the copies take the shape in both cases (the kernel then
+  // gets packed NN matrices and, with shapes_in_kernel, the padded sizes as lda, ldb, ldc).
+  bool shapes_in_kernel = false;
   // Bytes the kernel's own access pattern loads from global memory for A and B (and C where it
   // accumulates there), counting every load as written, as if no cache helped: the basis of its
   // arithmetic intensity (2*M*N*K flops per byte). Reading C0 when beta != 0 is added by the
@@ -102,22 +113,28 @@ struct Variant {
   // Optional helper kernel that packs A and B, in every repetition and timed with the GEMM, into
   // scratch buffers in the layout the GEMM reads, padded to its tiles; the GEMM then reads them
   // in A's and B's place (and padding copies, where `padding` asks for them, are made for C
-  // only). It takes (operand: 0 for A, 1 for B, source rows, source cols, source, rows, K,
-  // destination): A packed as M x K, B transposed as N x K, each M, N, K padded where the
-  // problem is; `pack_shape` launches it for that rows x K.
+  // only). It takes (operand: 0 for A, 1 for B, source rows, source cols, source ld, source
+  // transposed, source, rows, K, destination): the source is the operand as stored (rowMajorGemm's
+  // a or b: element (r, c) at transposed ? c * ld + r : r * ld + c), A packed as M x K, B
+  // transposed as N x K, each M, N, K padded where the problem is; `pack_shape` launches it for
+  // that rows x K.
   std::string pack_entry;
   std::function<LaunchShape(int rows, int cols)> pack_shape;
   // Floats the packing writes per element of padded A and of padded B: 1, or 2 where it splits
   // each value into two planes (3xTF32's big and small parts).
   std::array<int, 2> pack_planes = {1, 1};
 
-  // Optional: padding copies, for sizes where the GEMM runs faster on tile multiples than with
-  // bounds checks. `padding` says whether to pad and to what (nothing: no copies). Then, in every
-  // repetition and timed with the GEMM, the helper kernel `pad_entry` copies A, B (and C where
-  // beta != 0) into zero-padded scratch matrices, the GEMM runs on those with the padded sizes as
-  // M, N, K, and the helper copies C back. The helper takes (source rows, source cols, source,
-  // rows, cols, destination) and is launched as `pad_shape` says for the destination's size;
-  // problem_defines sees the user's sizes and must derive the padded problem's defines.
+  // The copy helper (every OpenCL variant: copy_matrix, set by openClVariant) and, optionally,
+  // padding copies, for sizes where the GEMM runs faster on tile multiples than with bounds
+  // checks. `padding` (called with rowMajor's sizes) says whether to pad and to what (nothing: no
+  // padding). Then, or where an operand is not stored packed row-major and the variant does not
+  // take shapes itself, in every repetition and timed with the GEMM, the helper kernel `pad_entry`
+  // copies A, B (and C where beta != 0) into packed, zero-padded scratch matrices, the GEMM runs on
+  // those with the padded sizes as M, N, K, and the helper copies C back into C's stored lines. The
+  // helper takes (source rows, source cols, source ld, source transposed, source, rows, cols, ld,
+  // destination) and is launched as `pad_shape` says for the destination's size (rows and cols
+  // swapped for a transposed source); problem_defines sees the unpadded problem and must derive
+  // the padded problem's defines (packed NN, for a variant with shapes_in_kernel too).
   std::string pad_entry;
   std::function<std::optional<PaddedSizes>(const ResolvedDefines&, int m, int n, int k)> padding;
   std::function<LaunchShape(int rows, int cols)> pad_shape;

@@ -140,7 +140,9 @@ Variant vector() {
   };
   v.local_mem_bytes = squareTileBytes(1, 1);
   v.global_bytes = squareTileTraffic();
-  v.problem_defines = [](const ResolvedDefines& d, int, int n, int k) {
+  // The kernel reads packed copies where the operands are stored otherwise (shapes_in_kernel off).
+  v.problem_defines = [](const ResolvedDefines& d, const RowMajorGemm& g) {
+    const int n = g.n, k = g.k;
     const int width = d.param("WIDTH");
     return std::vector<ResolvedDefine>{{"VEC_A", alignedRows(k, width), "problem"},
                                        {"VEC_B", alignedRows(n, width), "problem"}};

@@ -96,7 +96,8 @@ Variant tensorCoreFamily(std::string name, std::string entry, Arithmetic arithme
     return std::size_t(d.param("STAGES")) * (bm * (bk + 8) + bk / 2 * (2 * bn + 8)) * sizeof(float);
   };
   addTilePadding(v);
-  v.problem_defines = [](const ResolvedDefines& d, int m, int n, int k) {
+  v.problem_defines = [](const ResolvedDefines& d, const RowMajorGemm& g) {
+    const int m = g.m, n = g.n, k = g.k;
     if (const auto pad = tilePadding(d, m, n, k)) {
       return withPaddedSizes({{"EDGE", "0", "problem"}}, *pad);
     }
@@ -220,10 +221,11 @@ Variant warpgroupFamily(std::string name, std::string entry, Arithmetic arithmet
            stages * 8;
   };
   // The kernel handles exact problems only: anything else is padded, A and B by the packing
-  // helper, C by resize_matrix.
+  // helper, C by copy_matrix.
   addTilePadding(v);
   v.padding = exactTilesOrPadded;
-  v.problem_defines = [planes](const ResolvedDefines& d, int m, int n, int k) {
+  v.problem_defines = [planes](const ResolvedDefines& d, const RowMajorGemm& g) {
+    const int m = g.m, n = g.n, k = g.k;
     const auto pad = exactTilesOrPadded(d, m, n, k);
     // The packed operands, `planes` floats per element, are indexed in 32 bits too.
     const PaddedSizes p = pad.value_or(PaddedSizes{m, n, k});

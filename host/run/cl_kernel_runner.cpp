@@ -25,31 +25,35 @@ cl::Kernel kernelNamed(const BuiltProgram& built, const Variant& variant, const 
 }
 
 class ClKernelRunner : public ClGemmRunner {
-  // The padding copies: A and B into padded scratch matrices, C in (where beta != 0) and C back.
+  // The copies (copy_matrix): A and B into packed (and padded) scratch matrices, C in (where beta
+  // != 0) and C back into its stored lines.
   enum Copy { kAIn, kBIn, kCIn, kCOut };
 
  public:
   ClKernelRunner(const Variant& variant, const ResolvedDefines& defines, ClSession& session,
                  const Problem& problem, const std::string& extra_options, std::ostream* log,
                  std::optional<ClOperands> operands)
-      : session_(session), problem_(problem), operands_(std::move(operands)) {
+      : session_(session),
+        problem_(problem),
+        rm_(problem.rowMajor()),
+        shapes_in_kernel_(variant.shapes_in_kernel),
+        operands_(std::move(operands)) {
     if (const auto why = unsupportedOn(variant, session.info())) throw UsageError(*why);
     checkConstraints(variant, defines);
-    if (variant.padding) padded_ = variant.padding(defines, problem.m, problem.n, problem.k);
+    if (variant.padding) padded_ = variant.padding(defines, rm_.m, rm_.n, rm_.k);
+    packing_ = !variant.pack_entry.empty();
+    chooseCopies();
     gemm_.shape = variant.shape(defines, gemmSize().m, gemmSize().n);
     checkVariantConfig(session.info(), variant, defines, gemm_.shape);
     LaunchShape transpose_shape;
     if (!variant.transpose_b_entry.empty()) {
-      transpose_shape = variant.transpose_b_shape(defines, problem.k, problem.n);
+      transpose_shape = variant.transpose_b_shape(defines, rm_.k, rm_.n);
       checkVariantConfig(session.info(), variant, defines, transpose_shape);
     }
-    if (padded_) {
-      for (const Copy c : {kAIn, kBIn, kCIn, kCOut}) {
-        const auto [rows, cols] = copySize(c);
-        checkVariantConfig(session.info(), variant, defines, variant.pad_shape(rows, cols));
-      }
-    }
-    if (!variant.pack_entry.empty()) {
+    for (const Copy c : {kAIn, kBIn, kCIn, kCOut})
+      if (copy_needed_[c])
+        checkVariantConfig(session.info(), variant, defines, copyShape(variant, c));
+    if (packing_) {
       for (const int operand : {0, 1})
         checkVariantConfig(session.info(), variant, defines, packShape(variant, operand));
     }
@@ -64,36 +68,17 @@ class ClKernelRunner : public ClGemmRunner {
                              variant.entry, built.log);
     checkBuiltKernel(session.info(), variant, gemm_.shape, figures_);
     if (!variant.transpose_b_entry.empty()) {
-      Launch transpose{
-          kernelNamed(built, variant, variant.transpose_b_entry, session.programs().origin()),
-          transpose_shape};
-      checkBuiltKernel(session.info(), variant, transpose.shape,
-                       kernelFigures(transpose.kernel, session.device(), session.info(),
-                                     transpose.shape, variant.transpose_b_entry, built.log));
-      transpose_ = std::move(transpose);
+      transpose_ = helperLaunch(built, variant, variant.transpose_b_entry, transpose_shape);
     }
-    if (!variant.pack_entry.empty()) {
+    if (packing_) {
       pack_planes_ = variant.pack_planes;
-      for (const int operand : {0, 1}) {
-        Launch pack{kernelNamed(built, variant, variant.pack_entry, session.programs().origin()),
-                    packShape(variant, operand)};
-        checkBuiltKernel(session.info(), variant, pack.shape,
-                         kernelFigures(pack.kernel, session.device(), session.info(), pack.shape,
-                                       variant.pack_entry, built.log));
-        packs_.push_back(std::move(pack));
-      }
+      for (const int operand : {0, 1})
+        packs_.push_back(
+            helperLaunch(built, variant, variant.pack_entry, packShape(variant, operand)));
     }
-    if (padded_) {
-      for (const Copy c : {kAIn, kBIn, kCIn, kCOut}) {
-        const auto [rows, cols] = copySize(c);
-        Launch& copy = copies_[c];
-        copy = {kernelNamed(built, variant, variant.pad_entry, session.programs().origin()),
-                variant.pad_shape(rows, cols)};
-        checkBuiltKernel(session.info(), variant, copy.shape,
-                         kernelFigures(copy.kernel, session.device(), session.info(), copy.shape,
-                                       variant.pad_entry, built.log));
-      }
-    }
+    for (const Copy c : {kAIn, kBIn, kCIn, kCOut})
+      if (copy_needed_[c])
+        copies_[c] = helperLaunch(built, variant, variant.pad_entry, copyShape(variant, c));
   }
 
   Timings run(int warmup, int reps, std::vector<float>& result) override {
@@ -115,8 +100,7 @@ class ClKernelRunner : public ClGemmRunner {
 
   MemoryCheck checkMemory() override {
     MemoryCheck out = session_.checkMemory();
-    for (GuardedClBuffer* scratch :
-         {&bt_, &a_padded_, &b_padded_, &c_padded_, &a_packed_, &b_packed_})
+    for (GuardedClBuffer* scratch : {&bt_, &a_copy_, &b_copy_, &c_copy_, &a_packed_, &b_packed_})
       if (scratch->allocated()) scratch->checkGuards(session_.queue(), out);
     return out;
   }
@@ -126,49 +110,118 @@ class ClKernelRunner : public ClGemmRunner {
   std::optional<KernelFigures> figures() const override { return figures_; }
 
  private:
+  // A helper kernel of the built program, its launch checked against the device.
+  Launch helperLaunch(const BuiltProgram& built, const Variant& variant, const std::string& entry,
+                      const LaunchShape& shape) {
+    Launch launch{kernelNamed(built, variant, entry, session_.programs().origin()), shape};
+    checkBuiltKernel(session_.info(), variant, launch.shape,
+                     kernelFigures(launch.kernel, session_.device(), session_.info(), launch.shape,
+                                   entry, built.log));
+    return launch;
+  }
+
+  // Which copies each repetition makes. The copies take the shape (an operand not stored packed
+  // row-major) unless the kernel takes it itself, and always with padding, whose copies hand the
+  // kernel packed NN matrices; they also pad where the GEMM's size differs. Packing copies A and B
+  // itself; C in is copied only where beta != 0 reads it (bindLaunches).
+  void chooseCopies() {
+    const PaddedSizes g = gemmSize();
+    const bool copies_shape = !shapes_in_kernel_ || padded_;
+    const auto needed = [&](const MatrixStorage& stored, int rows, int cols) {
+      return stored.rows != rows || stored.cols != cols ||
+             (copies_shape && !stored.packedRowMajor());
+    };
+    copy_needed_[kAIn] = !packing_ && needed(rm_.a, g.m, g.k);
+    copy_needed_[kBIn] = !packing_ && needed(rm_.b, g.k, g.n);
+    copy_needed_[kCIn] = copy_needed_[kCOut] = needed(rm_.c, g.m, g.n);
+  }
+
+  // The stored matrix a copy reads, and the size it writes (packed, so its ld is its cols).
+  MatrixStorage copySource(Copy c) const {
+    const PaddedSizes g = gemmSize();
+    switch (c) {
+      case kAIn:
+        return rm_.a;
+      case kBIn:
+        return rm_.b;
+      case kCIn:
+        return rm_.c;
+      case kCOut:
+        break;
+    }
+    return {g.m, g.n, g.n, false};
+  }
+  std::pair<int, int> copySize(Copy c) const {
+    const PaddedSizes g = gemmSize();
+    switch (c) {
+      case kAIn:
+        return {g.m, g.k};
+      case kBIn:
+        return {g.k, g.n};
+      case kCIn:
+        return {g.m, g.n};
+      case kCOut:
+        break;
+    }
+    return {rm_.m, rm_.n};
+  }
+  // copy_matrix's launch: along the destination's rows, or down its columns where the source is
+  // stored transposed (so that the reads coalesce).
+  LaunchShape copyShape(const Variant& variant, Copy c) const {
+    const auto [rows, cols] = copySize(c);
+    return copySource(c).transposed ? variant.pad_shape(cols, rows) : variant.pad_shape(rows, cols);
+  }
+
   // Sets the kernels' arguments (allocating scratch matrices at the first call) and returns one
   // repetition's launches in order: helper kernels before the GEMM, C's copy back after it.
   std::vector<Launch> bindLaunches() {
     try {
-      if (padded_) allocatePadded();
-      if (!packs_.empty()) allocatePacked();
+      allocateCopies();
+      if (packing_) allocatePacked();
       const PaddedSizes size = gemmSize();
       gemm_.kernel.setArg(0, size.m);
       gemm_.kernel.setArg(1, size.n);
       gemm_.kernel.setArg(2, size.k);
       gemm_.kernel.setArg(3, problem_.alpha);
       gemm_.kernel.setArg(4, problem_.beta);
-      gemm_.kernel.setArg(5, a_packed_.allocated()   ? a_packed_.view()
-                             : a_padded_.allocated() ? a_padded_.view()
-                                                     : a());
-      gemm_.kernel.setArg(6, b_packed_.allocated()   ? b_packed_.view()
-                             : b_padded_.allocated() ? b_padded_.view()
-                             : transpose_            ? transposedB()
-                                                     : b());
-      gemm_.kernel.setArg(7, c_padded_.allocated() ? c_padded_.view() : c());
+      gemm_.kernel.setArg(5, a_packed_.allocated() ? a_packed_.view()
+                             : a_copy_.allocated() ? a_copy_.view()
+                                                   : kernelA());
+      gemm_.kernel.setArg(6, b_packed_.allocated() ? b_packed_.view()
+                             : transpose_          ? transposedB()
+                                                   : gemmB());
+      gemm_.kernel.setArg(7, c_copy_.allocated() ? c_copy_.view() : c());
+      if (shapes_in_kernel_) {
+        // Copies are packed: a matrix the kernel reads as stored keeps its leading dimension.
+        gemm_.kernel.setArg(8, a_copy_.allocated() ? size.k : rm_.a.ld);
+        gemm_.kernel.setArg(9, b_copy_.allocated() ? size.n : rm_.b.ld);
+        gemm_.kernel.setArg(10, c_copy_.allocated() ? size.n : rm_.c.ld);
+      }
     } catch (const cl::Error& e) {
       rethrowClError(e);
     }
     std::vector<Launch> launches;
+    // The copies that are needed: A and B in (before transpose_b, which reads B's copy), C in
+    // where it is read, and C out.
+    if (a_copy_.allocated()) launches.push_back(copies_[kAIn]);
+    if (b_copy_.allocated()) launches.push_back(copies_[kBIn]);
+    if (c_copy_.allocated() && problem_.beta != 0.0f) launches.push_back(copies_[kCIn]);
     if (transpose_) launches.push_back(*transpose_);
     for (const Launch& pack : packs_) launches.push_back(pack);
-    // The padding copies that are needed: A and B in, C in where it is read, and C out.
-    if (a_padded_.allocated()) launches.push_back(copies_[kAIn]);
-    if (b_padded_.allocated()) launches.push_back(copies_[kBIn]);
-    if (c_padded_.allocated() && problem_.beta != 0.0f) launches.push_back(copies_[kCIn]);
     launches.push_back(gemm_);
-    if (c_padded_.allocated()) launches.push_back(copies_[kCOut]);
+    if (c_copy_.allocated()) launches.push_back(copies_[kCOut]);
     return launches;
   }
 
   // The scratch buffer for B transposed, allocated at the first run (after A, B and C, so a bad
-  // define never waits for it) and filled by the helper kernel in every repetition.
+  // define never waits for it) and filled by the helper kernel in every repetition from B (its
+  // packed copy where B is stored otherwise).
   cl::Buffer& transposedB() {
     if (!bt_.allocated()) {
-      bt_ = session_.scratch(std::size_t(problem_.k) * std::size_t(problem_.n), "B transposed");
-      transpose_->kernel.setArg(0, problem_.k);
-      transpose_->kernel.setArg(1, problem_.n);
-      transpose_->kernel.setArg(2, b());
+      bt_ = session_.scratch(std::size_t(rm_.k) * std::size_t(rm_.n), "B transposed");
+      transpose_->kernel.setArg(0, rm_.k);
+      transpose_->kernel.setArg(1, rm_.n);
+      transpose_->kernel.setArg(2, gemmB());
       transpose_->kernel.setArg(3, bt_.view());
     }
     return bt_.view();
@@ -182,7 +235,8 @@ class ClKernelRunner : public ClGemmRunner {
   }
 
   // The packed operands, allocated at the first run like B transposed, and the helper's
-  // arguments (operand, source rows, source cols, source, rows, K, destination).
+  // arguments (operand, source rows, source cols, source ld, source transposed, source, rows, K,
+  // destination): it reads A and B as stored, so no copy goes before it.
   void allocatePacked() {
     if (a_packed_.allocated()) return;
     const PaddedSizes size = gemmSize();
@@ -191,95 +245,99 @@ class ClKernelRunner : public ClGemmRunner {
     };
     a_packed_ = session_.scratch(planes(0) * std::size_t(size.m) * std::size_t(size.k), "A packed");
     b_packed_ = session_.scratch(planes(1) * std::size_t(size.n) * std::size_t(size.k), "B packed");
-    const auto args = [&](int operand, int src_rows, int src_cols, const cl::Buffer& src, int rows,
-                          const cl::Buffer& dst) {
+    const auto args = [&](int operand, const MatrixStorage& src_storage, const cl::Buffer& src,
+                          int rows, const cl::Buffer& dst) {
       cl::Kernel& kernel = packs_[std::size_t(operand)].kernel;
       kernel.setArg(0, operand);
-      kernel.setArg(1, src_rows);
-      kernel.setArg(2, src_cols);
-      kernel.setArg(3, src);
-      kernel.setArg(4, rows);
-      kernel.setArg(5, size.k);
-      kernel.setArg(6, dst);
+      kernel.setArg(1, src_storage.rows);
+      kernel.setArg(2, src_storage.cols);
+      kernel.setArg(3, src_storage.ld);
+      kernel.setArg(4, src_storage.transposed ? 1 : 0);
+      kernel.setArg(5, src);
+      kernel.setArg(6, rows);
+      kernel.setArg(7, size.k);
+      kernel.setArg(8, dst);
     };
-    args(0, problem_.m, problem_.k, a(), size.m, a_packed_.view());
-    args(1, problem_.k, problem_.n, b(), size.n, b_packed_.view());
+    args(0, rm_.a, kernelA(), size.m, a_packed_.view());
+    args(1, rm_.b, kernelB(), size.n, b_packed_.view());
   }
 
   // The operands: the caller's (ClOperands) where given, else the session's.
   cl::Buffer a() { return operands_ ? operands_->a : session_.a(); }
   cl::Buffer b() { return operands_ ? operands_->b : session_.b(); }
   cl::Buffer c() { return operands_ ? operands_->c : session_.c(); }
+  // The kernel's A and B as stored: for a column-major problem, the caller's B and A
+  // (rowMajorGemm).
+  cl::Buffer kernelA() { return rm_.swapped ? b() : a(); }
+  cl::Buffer kernelB() { return rm_.swapped ? a() : b(); }
+  // The B the GEMM (or transpose_b) reads: the copy where one is made.
+  cl::Buffer gemmB() { return b_copy_.allocated() ? b_copy_.view() : kernelB(); }
 
-  // The problem the GEMM kernel runs: the padded one, or the user's.
-  PaddedSizes gemmSize() const {
-    return padded_ ? *padded_ : PaddedSizes{problem_.m, problem_.n, problem_.k};
-  }
+  // The problem the GEMM kernel runs: the padded one, or the user's in the row-major view.
+  PaddedSizes gemmSize() const { return padded_ ? *padded_ : PaddedSizes{rm_.m, rm_.n, rm_.k}; }
 
-  // The destination size (rows, cols) of a padding copy.
-  std::pair<int, int> copySize(Copy c) const {
-    switch (c) {
-      case kAIn:
-        return {padded_->m, padded_->k};
-      case kBIn:
-        return {padded_->k, padded_->n};
-      case kCIn:
-        return {padded_->m, padded_->n};
-      case kCOut:
-        break;
-    }
-    return {problem_.m, problem_.n};
-  }
-
-  // The padded scratch matrices, allocated at the first run like B transposed, and the copies'
-  // arguments (source rows, source cols, source, rows, cols, destination). A matrix that already
-  // has its padded size is used as it is.
-  void allocatePadded() {
-    if (padded_allocated_) return;
-    padded_allocated_ = true;
-    const PaddedSizes& p = *padded_;
-    const int m = problem_.m, n = problem_.n, k = problem_.k;
-    const auto args = [](Launch& copy, int src_rows, int src_cols, const cl::Buffer& src, int rows,
-                         int cols, const cl::Buffer& dst) {
-      copy.kernel.setArg(0, src_rows);
-      copy.kernel.setArg(1, src_cols);
-      copy.kernel.setArg(2, src);
-      copy.kernel.setArg(3, rows);
-      copy.kernel.setArg(4, cols);
-      copy.kernel.setArg(5, dst);
+  // The scratch matrices of the needed copies, allocated at the first run like B transposed, and
+  // the copies' arguments (source rows, source cols, source ld, source transposed, source, rows,
+  // cols, ld, destination).
+  void allocateCopies() {
+    if (copies_allocated_) return;
+    copies_allocated_ = true;
+    const auto args = [](Launch& copy, const MatrixStorage& src_storage, const cl::Buffer& src,
+                         int rows, int cols, int ld, const cl::Buffer& dst) {
+      copy.kernel.setArg(0, src_storage.rows);
+      copy.kernel.setArg(1, src_storage.cols);
+      copy.kernel.setArg(2, src_storage.ld);
+      copy.kernel.setArg(3, src_storage.transposed ? 1 : 0);
+      copy.kernel.setArg(4, src);
+      copy.kernel.setArg(5, rows);
+      copy.kernel.setArg(6, cols);
+      copy.kernel.setArg(7, ld);
+      copy.kernel.setArg(8, dst);
     };
-    // Packing pads A and B itself.
-    if (packs_.empty() && (p.m != m || p.k != k)) {
-      a_padded_ = session_.scratch(std::size_t(p.m) * std::size_t(p.k), "A padded");
-      args(copies_[kAIn], m, k, a(), p.m, p.k, a_padded_.view());
+    const auto scratch = [&](Copy c, const char* matrix) {
+      const auto [rows, cols] = copySize(c);
+      const bool pads = copySource(c).rows != rows || copySource(c).cols != cols;
+      return session_.scratch(std::size_t(rows) * std::size_t(cols),
+                              std::string(matrix) + (pads ? " padded" : " copy"));
+    };
+    // Each scratch matrix is packed: its ld is its width.
+    const PaddedSizes g = gemmSize();
+    if (copy_needed_[kAIn]) {
+      a_copy_ = scratch(kAIn, "A");
+      args(copies_[kAIn], rm_.a, kernelA(), g.m, g.k, g.k, a_copy_.view());
     }
-    if (packs_.empty() && (p.k != k || p.n != n)) {
-      b_padded_ = session_.scratch(std::size_t(p.k) * std::size_t(p.n), "B padded");
-      args(copies_[kBIn], k, n, b(), p.k, p.n, b_padded_.view());
+    if (copy_needed_[kBIn]) {
+      b_copy_ = scratch(kBIn, "B");
+      args(copies_[kBIn], rm_.b, kernelB(), g.k, g.n, g.n, b_copy_.view());
     }
-    if (p.m != m || p.n != n) {
-      c_padded_ = session_.scratch(std::size_t(p.m) * std::size_t(p.n), "C padded");
-      args(copies_[kCIn], m, n, c(), p.m, p.n, c_padded_.view());
-      args(copies_[kCOut], p.m, p.n, c_padded_.view(), m, n, c());
+    if (copy_needed_[kCIn]) {
+      c_copy_ = scratch(kCIn, "C");
+      args(copies_[kCIn], rm_.c, c(), g.m, g.n, g.n, c_copy_.view());
+      args(copies_[kCOut], copySource(kCOut), c_copy_.view(), rm_.m, rm_.n, rm_.c.ld, c());
     }
   }
 
   ClSession& session_;
   const Problem& problem_;
+  // The problem as the kernel sees it: row-major, operands maybe swapped and transposed.
+  RowMajorGemm rm_;
+  bool shapes_in_kernel_ = false;
   Launch gemm_;
   std::optional<Launch> transpose_;
   GuardedClBuffer bt_;
   // Packing: the helper's launches for A and B, and the packed operands.
+  bool packing_ = false;
   std::vector<Launch> packs_;
   std::array<int, 2> pack_planes_ = {1, 1};
   GuardedClBuffer a_packed_, b_packed_;
   std::optional<ClOperands> operands_;
-  // Padding: the padded problem, the copies (A, B and C into padded scratch matrices, C back)
-  // and the scratch matrices, each allocated only where the padded size differs.
+  // Copies: the padded problem, which copies are made (A, B and C into packed, padded scratch
+  // matrices, C back), their launches and the scratch matrices.
   std::optional<PaddedSizes> padded_;
+  std::array<bool, 4> copy_needed_{};
   std::array<Launch, 4> copies_;
-  bool padded_allocated_ = false;
-  GuardedClBuffer a_padded_, b_padded_, c_padded_;
+  bool copies_allocated_ = false;
+  GuardedClBuffer a_copy_, b_copy_, c_copy_;
   KernelFigures figures_;
   std::vector<ResolvedDefine> derived_;
 };
@@ -294,7 +352,7 @@ std::string clKernelBuildOptions(const Variant& variant, const ResolvedDefines& 
   std::string options =
       "-D CLGEMM_ONE_KERNEL -D KERNEL_" + variant.entry + " " + defines.compilerOptions();
   if (variant.problem_defines) {
-    for (const auto& d : variant.problem_defines(defines, problem.m, problem.n, problem.k)) {
+    for (const auto& d : variant.problem_defines(defines, problem.rowMajor())) {
       options += " -D " + d.name + "=" + d.value;
       if (derived) derived->push_back(d);
     }
