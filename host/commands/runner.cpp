@@ -116,8 +116,18 @@ Planned plan(const Variant& v, const Options& o, ClSession* session, const Probl
 void addIntensity(ResultRow& row, const Planned& p, const Problem& problem,
                   const std::optional<DevicePeak>& peak) {
   if (!p.variant->global_bytes || !p.defines) return;
-  double bytes = p.variant->global_bytes(*p.defines, problem.m, problem.n, problem.k);
-  if (problem.beta != 0.0f) bytes += double(sizeof(float)) * problem.m * double(problem.n);
+  // The kernel computes the row-major view (column-major swaps M and N).
+  const RowMajorGemm view = problem.rowMajor();
+  double bytes = p.variant->global_bytes(*p.defines, view.m, view.n, view.k);
+  const double c_bytes = double(sizeof(float)) * problem.m * double(problem.n);
+  if (problem.beta != 0.0f) bytes += c_bytes;
+  // A kernel that does not take the shape itself is timed with its copies: each reads the stored
+  // matrix and writes the packed one (C: in where beta != 0, and out).
+  if (p.variant->backend == Backend::kOpenCl && !p.variant->shapes_in_kernel) {
+    if (!view.a.packedRowMajor()) bytes += 2.0 * sizeof(float) * problem.m * double(problem.k);
+    if (!view.b.packedRowMajor()) bytes += 2.0 * sizeof(float) * problem.k * double(problem.n);
+    if (!view.c.packedRowMajor()) bytes += (problem.beta != 0.0f ? 4.0 : 2.0) * c_bytes;
+  }
   row.intensity = problem.flops() / bytes;
   // The roofline's roof is the FP32 peak, which does not bound the tensor cores.
   if (peak && p.variant->arithmetic == Arithmetic::kFp32)
