@@ -351,23 +351,36 @@ TEST(ParamStore, ATransposeKeyThatIsNoneOfTheFourIsSkippedWithANote) {
 }
 
 // The key is the kernel's view: column-major is the row-major problem with A and B swapped, each
-// read transposed.
+// read transposed. Only a kernel that takes the shape itself (best) sees it: the others run on
+// packed NN copies, whatever the shape, so their key is always NN.
 TEST(ParamStore, TheKeyIsTheTransposesOfTheRowMajorProblemTheKernelComputes) {
   using clgemm::GemmShape;
   using clgemm::Layout;
   using clgemm::Trans;
-  const auto key = [](Layout layout, Trans a, Trans b) {
-    return clgemm::tuningTransposes(64, 48, 32, GemmShape{layout, a, b, 0, 0, 0});
+  const auto named = [](const std::string& name) -> const clgemm::Variant& {
+    for (const auto& v : clgemm::variants())
+      if (v.name == name) return v;
+    throw std::runtime_error("no variant " + name);
   };
-  EXPECT_EQ(key(Layout::kRow, Trans::kN, Trans::kN), "NN");
-  EXPECT_EQ(key(Layout::kRow, Trans::kT, Trans::kN), "TN");
-  EXPECT_EQ(key(Layout::kRow, Trans::kN, Trans::kT), "NT");
-  EXPECT_EQ(key(Layout::kCol, Trans::kN, Trans::kN), "NN");
-  EXPECT_EQ(key(Layout::kCol, Trans::kT, Trans::kN), "NT");
-  EXPECT_EQ(key(Layout::kCol, Trans::kN, Trans::kT), "TN");
-  EXPECT_EQ(key(Layout::kCol, Trans::kT, Trans::kT), "TT");
+  const clgemm::Variant& best = named("best");
+  const clgemm::Variant& ladder = named("regtile2d");
+  ASSERT_TRUE(best.shapes_in_kernel);
+  ASSERT_FALSE(ladder.shapes_in_kernel);
+  const auto key = [](const clgemm::Variant& v, Layout layout, Trans a, Trans b) {
+    return clgemm::tuningTransposes(v, 64, 48, 32, GemmShape{layout, a, b, 0, 0, 0});
+  };
+  EXPECT_EQ(key(best, Layout::kRow, Trans::kN, Trans::kN), "NN");
+  EXPECT_EQ(key(best, Layout::kRow, Trans::kT, Trans::kN), "TN");
+  EXPECT_EQ(key(best, Layout::kRow, Trans::kN, Trans::kT), "NT");
+  EXPECT_EQ(key(best, Layout::kCol, Trans::kN, Trans::kN), "NN");
+  EXPECT_EQ(key(best, Layout::kCol, Trans::kT, Trans::kN), "NT");
+  EXPECT_EQ(key(best, Layout::kCol, Trans::kN, Trans::kT), "TN");
+  EXPECT_EQ(key(best, Layout::kCol, Trans::kT, Trans::kT), "TT");
+  for (const Layout layout : {Layout::kRow, Layout::kCol})
+    for (const Trans a : {Trans::kN, Trans::kT})
+      for (const Trans b : {Trans::kN, Trans::kT}) EXPECT_EQ(key(ladder, layout, a, b), "NN");
   // Leading dimensions are no part of it.
-  EXPECT_EQ(clgemm::tuningTransposes(64, 48, 32,
+  EXPECT_EQ(clgemm::tuningTransposes(best, 64, 48, 32,
                                      GemmShape{Layout::kRow, Trans::kT, Trans::kN, 100, 100, 100}),
             "TN");
 }

@@ -613,32 +613,40 @@ TEST(Tune, TheReportGoesToOutAsCsvWithAColumnPerParameter) {
 }
 
 // The tuner searches one shape and says which: its records carry the shape, and the entry's key is
-// the kernel's transposes (col TN is the kernel's NT). The candidates' verification is not
-// asserted: the kernels' support for transposes is tested with them; where a winner is stored, it
-// is under the key's file name and says the key.
+// the kernel's transposes where the kernel takes the shape itself (best: col TN is its NT), NN for
+// a kernel that runs on packed copies (regtile2d), whose entry then serves every shape.
 TEST(Tune, TheReportAndTheEntryCarryTheShape) {
   TempDir store;
   const auto r =
-      runClgemm(tune(store, kTinySpace + std::vector<std::string>{"--layout", "col", "--trans-a",
-                                                                  "t", "--format", "json"}));
-  ASSERT_NE(r.out, "") << r.err;
+      runClgemm(tune(store, {"--kernel",  "best",  "--size",     "40",    "--space",  "GROUP_M=1,8",
+                             "-D",        "BM=32", "-D",         "BN=32", "-D",       "BK=8",
+                             "-D",        "TM=4",  "-D",         "TN=4",  "--reps",   "2",
+                             "--warmup",  "0",     "--progress", "off",   "--layout", "col",
+                             "--trans-a", "t",     "--lda",      "44",    "--format", "json"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   const json doc = json::parse(r.out);
   EXPECT_EQ(doc["trans"], "NT");
   EXPECT_EQ(doc["layout"], "col");
   EXPECT_EQ(doc["trans_a"], "t");
   EXPECT_EQ(doc["trans_b"], "n");
-  EXPECT_EQ(doc["lda"], 40);
+  EXPECT_EQ(doc["lda"], 44);
   EXPECT_EQ(doc["precision"], "fp32");
   const auto entries = filesIn(store.path() + "/params");
-  if (r.exit_code == 0) {
-    ASSERT_EQ(entries.size(), 1u);
-    EXPECT_NE(entries[0].find("-regtile2d-nt-40.json"), std::string::npos) << entries[0];
-    const json entry = json::parse(readText(entries[0]));
-    EXPECT_EQ(entry["trans"], "NT");
-    EXPECT_EQ(entry["measured"]["shape"], "col TN");
-  } else {
-    EXPECT_TRUE(entries.empty());
-  }
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_NE(entries[0].find("-best-nt-40.json"), std::string::npos) << entries[0];
+  const json entry = json::parse(readText(entries[0]));
+  EXPECT_EQ(entry["trans"], "NT");
+  EXPECT_EQ(entry["measured"]["shape"], "col TN lda=44");
+
+  TempDir ladder_store;
+  const auto ladder = runClgemm(
+      tune(ladder_store, kTinySpace + std::vector<std::string>{"--layout", "col", "--trans-a", "t",
+                                                               "--format", "json"}));
+  ASSERT_EQ(ladder.exit_code, 0) << ladder.err;
+  EXPECT_EQ(json::parse(ladder.out)["trans"], "NN");
+  const auto ladder_entries = filesIn(ladder_store.path() + "/params");
+  ASSERT_EQ(ladder_entries.size(), 1u);
+  EXPECT_EQ(ladder_entries[0].find("-nt-"), std::string::npos) << ladder_entries[0];
 }
 
 TEST(Tune, TheTimeBudgetStopsTheSearch) {

@@ -81,7 +81,7 @@ Planned plan(const Variant& v, const Options& o, ClSession* session, const Probl
     std::vector<std::string> warnings;
     VariantParams params = resolveVariantParams(
         v, o.defines, param_dirs, session->info(), Shape{problem.m, problem.n, problem.k},
-        &warnings, tuningTransposes(problem.m, problem.n, problem.k, problem.shape));
+        &warnings, tuningTransposes(v, problem.m, problem.n, problem.k, problem.shape));
     for (const auto& w : warnings) err << "clgemm: note: " << w << "\n";
     p.defines = std::move(params.defines);
     p.tuned_file = params.tuned_file;

@@ -237,7 +237,7 @@ int runTune(const Options& o, std::ostream& out, std::ostream& err) {
   const GemmShape shape = gemmShapes(o).front();
   checkProblemFits(device.info, size.m, size.n, size.k, shape);
   checkHostProblemFits(hostMemoryBytes(), size.m, size.n, size.k, shape);
-  const std::string trans = tuningTransposes(size.m, size.n, size.k, shape);
+  const std::string trans = tuningTransposes(v, size.m, size.n, size.k, shape);
 
   const KernelSource source = loadKernelSource(o.kernel_file);
   std::optional<ClSession> session;

@@ -12,7 +12,9 @@ std::vector<UserDefine> definesReaching(const Variant& variant,
   return own;
 }
 
-std::string tuningTransposes(int m, int n, int k, const GemmShape& shape) {
+std::string tuningTransposes(const Variant& variant, int m, int n, int k, const GemmShape& shape) {
+  // A kernel that does not take the shape itself runs on packed NN copies, whatever the shape.
+  if (!variant.shapes_in_kernel) return "NN";
   const RowMajorGemm kernel = rowMajorGemm(m, n, k, gemmStorage(m, n, k, shape));
   return std::string(kernel.a.transposed ? "T" : "N") + (kernel.b.transposed ? "T" : "N");
 }

@@ -32,7 +32,7 @@ std::vector<UserDefine> definesReaching(const Variant& variant,
 
 // The transposes a tuned entry is keyed by (param_store.hpp): those of the row-major problem the
 // kernel computes, "NN", "TN", "NT" or "TT". Column-major swaps A and B, so col TN is "NT".
-std::string tuningTransposes(int m, int n, int k, const GemmShape& shape);
+std::string tuningTransposes(const Variant& variant, int m, int n, int k, const GemmShape& shape);
 
 // Tuned entries that cannot be read are skipped with a note on `warnings`. `trans` (from
 // tuningTransposes) picks the entries: the same transposes first, NN where none has them, and
