@@ -5,12 +5,6 @@
 
 namespace clgemm {
 
-namespace {
-
-bool sameBits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
-
-}  // namespace
-
 std::string MemoryCheck::describe() const {
   std::string text = "memory check failed: ";
   for (std::size_t i = 0; i < findings.size(); ++i) text += (i ? "; " : "") + findings[i];
@@ -35,14 +29,18 @@ void checkGuard(const float* guard, std::size_t count, GuardSide side, const std
   out.findings.push_back(s.str());
 }
 
-void checkGaps(const float* stored, const MatrixStorage& s, const std::string& matrix,
-               MemoryCheck& out) {
+void checkGaps(const void* stored, Precision precision, const MatrixStorage& s,
+               const std::string& matrix, MemoryCheck& out) {
+  const auto canaryAt = [&](std::size_t i) {
+    return precision == Precision::kFp64 ? isCanary64(static_cast<const double*>(stored)[i])
+                                         : isCanary(static_cast<const float*>(stored)[i]);
+  };
   if (!s.hasGaps()) return;
   const std::size_t line = std::size_t(s.lineLength()), ld = std::size_t(s.ld);
   std::size_t written = 0, first_line = 0, first_offset = 0;
   for (std::size_t l = 0; l < s.lines(); ++l) {
     for (std::size_t i = line; i < ld; ++i) {
-      if (isCanary(stored[l * ld + i])) continue;
+      if (canaryAt(l * ld + i)) continue;
       if (written++ == 0) {
         first_line = l;
         first_offset = i;
@@ -52,27 +50,40 @@ void checkGaps(const float* stored, const MatrixStorage& s, const std::string& m
   if (written == 0) return;
   const char* what = s.transposed ? "column" : "row";
   std::ostringstream text;
-  text << matrix << ": " << written << (written == 1 ? " float" : " floats")
+  text << matrix << ": " << written << (written == 1 ? " element" : " elements")
        << " written into the gaps between its stored " << what << "s (ld " << ld << ", " << what
        << "s of " << line << "), the first at " << what << " " << first_line << ", offset "
        << first_offset;
   out.findings.push_back(text.str());
 }
 
-void gatherResult(const float* stored, const MatrixStorage& storage, std::vector<float>& result,
-                  MemoryCheck& gaps) {
-  gatherMatrix(stored, storage, result);
-  checkGaps(stored, storage, "C", gaps);
+void gatherResult(const void* stored, Precision precision, const MatrixStorage& storage,
+                  std::vector<double>& result, MemoryCheck& gaps) {
+  gatherMatrix(stored, precision, storage, result);
+  checkGaps(stored, precision, storage, "C", gaps);
 }
 
-void ChangedElements::scan(const float* now, const float* original, std::size_t count,
-                           std::size_t offset) {
+void ChangedElements::scan(const void* now, const void* original, std::size_t count,
+                           std::size_t offset, Precision precision) {
+  const std::size_t bytes = elementBytes(precision);
+  const auto* n = static_cast<const unsigned char*>(now);
+  const auto* o = static_cast<const unsigned char*>(original);
+  const auto value = [&](const unsigned char* at) {
+    if (precision == Precision::kFp64) {
+      double d;
+      std::memcpy(&d, at, sizeof d);
+      return d;
+    }
+    float f;
+    std::memcpy(&f, at, sizeof f);
+    return double(f);
+  };
   for (std::size_t i = 0; i < count; ++i) {
-    if (sameBits(now[i], original[i])) continue;
+    if (std::memcmp(n + i * bytes, o + i * bytes, bytes) == 0) continue;
     if (count_ == 0) {
       first_ = offset + i;
-      first_now_ = now[i];
-      first_original_ = original[i];
+      first_now_ = value(n + i * bytes);
+      first_original_ = value(o + i * bytes);
     }
     ++count_;
   }

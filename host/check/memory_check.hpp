@@ -40,27 +40,32 @@ void checkGuard(const float* guard, std::size_t count, GuardSide side, const std
 // Adds a finding when a gap of stored matrix `matrix` (the floats between the end of a line and
 // the next, when ld is larger than a line) no longer holds the canary, e.g. "C: 3 floats written
 // into the gaps between its rows (ldc 40, rows of 33), the first at row 2, offset 35".
-void checkGaps(const float* stored, const MatrixStorage& storage, const std::string& matrix,
-               MemoryCheck& out);
+void checkGaps(const void* stored, Precision precision, const MatrixStorage& storage,
+               const std::string& matrix, MemoryCheck& out);
 
 // Reads a run's stored C back as the logical matrix `result`, with checkGaps' findings for C in
 // `gaps`.
-void gatherResult(const float* stored, const MatrixStorage& storage, std::vector<float>& result,
-                  MemoryCheck& gaps);
+void gatherResult(const void* stored, Precision precision, const MatrixStorage& storage,
+                  std::vector<double>& result, MemoryCheck& gaps);
+inline void gatherResult(const HostMatrix& stored, const MatrixStorage& storage,
+                         std::vector<double>& result, MemoryCheck& gaps) {
+  gatherResult(stored.data(), stored.precision(), storage, result, gaps);
+}
 
 // Elements of a matrix that differ (bit for bit) from the original, counted over one or several
 // chunks, so a device buffer can be compared without a second full copy on the host.
 class ChangedElements {
  public:
-  // Compares `count` elements starting at element `offset` of the matrix.
-  void scan(const float* now, const float* original, std::size_t count, std::size_t offset);
+  // Compares `count` elements of `precision` starting at element `offset` of the matrix.
+  void scan(const void* now, const void* original, std::size_t count, std::size_t offset,
+            Precision precision = Precision::kFp32);
   std::size_t count() const { return count_; }
   // Adds "A changed: 2 elements differ, the first A[3,0] = 7 instead of 0.25" when any did.
   void report(const std::string& matrix, std::size_t cols, MemoryCheck& out) const;
 
  private:
   std::size_t count_ = 0, first_ = 0;
-  float first_now_ = 0.0f, first_original_ = 0.0f;
+  double first_now_ = 0.0, first_original_ = 0.0;
 };
 
 }  // namespace clgemm

@@ -28,13 +28,15 @@ class ResultCheck {
   ResultCheck(const Problem& problem, CheckMode mode, std::uint64_t seed);
 
   // Judged by `threshold`: the variant's (errorThresholdFor its arithmetic).
-  Verification operator()(const std::vector<float>& c,
+  // `c`: the logical result; judged in units of the problem's precision's epsilon.
+  Verification operator()(const std::vector<double>& c,
                           double threshold = kErrorRatioThreshold) const;
   // "full" or "sampled", the CSV's check column.
   std::string kind() const { return sampled_ ? "sampled" : "full"; }
 
  private:
   std::size_t n_;
+  double eps_;
   std::optional<Reference> full_;
   std::optional<SampledReference> sampled_;
 };

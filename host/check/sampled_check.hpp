@@ -17,6 +17,7 @@ namespace clgemm {
 
 struct SampledReference {
   std::size_t n = 0;
+  bool compensated = false;                // FP64: products summed as Dot2 does (reference.hpp)
   std::vector<std::size_t> rows;           // the sampled rows, ascending
   std::vector<double> c;                   // their reference values, rows.size() x n
   std::vector<double> magnitude;           // and magnitudes
@@ -30,7 +31,7 @@ struct SampledReference {
 SampledReference computeSampledReference(const Problem& problem, std::size_t rows,
                                          std::size_t vectors, std::uint64_t seed);
 
-Verification verifySampled(const SampledReference& ref, const std::vector<float>& c,
-                           double threshold = kErrorRatioThreshold);
+Verification verifySampled(const SampledReference& ref, const std::vector<double>& c,
+                           double threshold = kErrorRatioThreshold, double eps = kFp32Epsilon);
 
 }  // namespace clgemm

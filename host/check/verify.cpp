@@ -6,25 +6,24 @@
 #include <sstream>
 
 namespace clgemm {
-double errorRatio(float got, double expected, double magnitude) {
+double errorRatio(double got, double expected, double magnitude, double eps) {
   if (std::isnan(expected)) return std::isnan(got) ? 0.0 : std::numeric_limits<double>::infinity();
-  if (std::isinf(expected))
-    return double(got) == expected ? 0.0 : std::numeric_limits<double>::infinity();
+  if (std::isinf(expected)) return got == expected ? 0.0 : std::numeric_limits<double>::infinity();
   if (!std::isfinite(got)) return std::numeric_limits<double>::infinity();
-  const double diff = std::fabs(double(got) - expected);
+  const double diff = std::fabs(got - expected);
   if (diff == 0.0) return 0.0;
   if (magnitude == 0.0) return std::numeric_limits<double>::infinity();
-  return diff / (double(FLT_EPSILON) * magnitude);
+  return diff / (eps * magnitude);
 }
 
-Verification verify(const Reference& ref, const std::vector<float>& c, std::size_t n,
-                    double threshold) {
+Verification verify(const Reference& ref, const std::vector<double>& c, std::size_t n,
+                    double threshold, double eps) {
   Verification v;
   v.threshold = threshold;
   double worst = -1.0;
   std::size_t worst_index = 0;
   for (std::size_t i = 0; i < c.size(); ++i) {
-    const double ratio = errorRatio(c[i], ref.c[i], ref.magnitude[i]);
+    const double ratio = errorRatio(c[i], ref.c[i], ref.magnitude[i], eps);
     if (ratio >= threshold) ++v.failures;
     if (ratio > worst) {
       worst = ratio;

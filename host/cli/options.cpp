@@ -51,6 +51,7 @@ cxxopts::Options makeParser() {
     ("layout", "row or col (column-major, as Fortran and cuBLAS store matrices); a list sweeps: row,col", cxxopts::value<std::string>()->default_value("row"), "L")
     ("trans-a", "op(A): n (A as stored) or t (A transposed: stored K x M); a list sweeps: n,t", cxxopts::value<std::string>()->default_value("n"), "T")
     ("trans-b", "op(B): n or t (B stored N x K); a list sweeps: n,t", cxxopts::value<std::string>()->default_value("n"), "T")
+    ("precision", "fp32 or fp64 (double: every OpenCL kernel of the ladder, CLBlast's, OpenBLAS's and cuBLAS's DGEMM); a list sweeps: fp32,fp64", cxxopts::value<std::string>()->default_value("fp32"), "P")
     ("lda", "leading dimension of A: elements from one stored row (column, with --layout col) to the next (default: packed)", cxxopts::value<std::string>(), "N")
     ("ldb", "leading dimension of B (default: packed)", cxxopts::value<std::string>(), "N")
     ("ldc", "leading dimension of C (default: packed)", cxxopts::value<std::string>(), "N")
@@ -190,11 +191,11 @@ void rejectOptions(const cxxopts::ParseResult& result, Command command) {
   switch (command) {
     case Command::kPeak:
       // `clgemm peak` measures the device; the options that shape a GEMM run mean nothing to it.
-      refused = {"devices",   "split",   "kernel",  "compare", "threads",  "D",       "m",
-                 "n",         "k",       "size",    "sizes",   "alpha",    "beta",    "no-check",
-                 "check",     "input-a", "input-b", "input-c", "output-c", "kernels", "cl-options",
-                 "build-log", "explain", "seed",    "warmup",  "layout",   "trans-a", "trans-b",
-                 "lda",       "ldb",     "ldc"};
+      refused = {"devices",   "split",   "kernel",  "compare",  "threads",  "D",       "m",
+                 "n",         "k",       "size",    "sizes",    "alpha",    "beta",    "no-check",
+                 "check",     "input-a", "input-b", "input-c",  "output-c", "kernels", "cl-options",
+                 "build-log", "explain", "seed",    "warmup",   "layout",   "trans-a", "trans-b",
+                 "lda",       "ldb",     "ldc",     "precision"};
       refused.insert(refused.end(), kTuneOnly.begin(), kTuneOnly.end());
       name_of_command = "clgemm peak";
       break;
@@ -421,11 +422,13 @@ Options parseOptions(int argc, const char* const argv[]) {
       parseWordList<Trans>("--trans-a", text("trans-a"), {{"n", Trans::kN}, {"t", Trans::kT}});
   o.trans_b =
       parseWordList<Trans>("--trans-b", text("trans-b"), {{"n", Trans::kN}, {"t", Trans::kT}});
+  o.precisions = parseWordList<Precision>("--precision", text("precision"),
+                                          {{"fp32", Precision::kFp32}, {"fp64", Precision::kFp64}});
   if (result.count("lda")) o.lda = parseAtLeast("--lda", text("lda"), 1);
   if (result.count("ldb")) o.ldb = parseAtLeast("--ldb", text("ldb"), 1);
   if (result.count("ldc")) o.ldc = parseAtLeast("--ldc", text("ldc"), 1);
   if (!o.devices.empty()) {
-    for (const char* shape : {"layout", "trans-a", "trans-b", "lda", "ldb", "ldc"})
+    for (const char* shape : {"layout", "trans-a", "trans-b", "lda", "ldb", "ldc", "precision"})
       if (result.count(shape))
         throw UsageError("--devices does not go with " + optionFlag(shape) +
                          ": it splits the rows of packed row-major matrices (row, n, n)");
@@ -436,7 +439,8 @@ Options parseOptions(int argc, const char* const argv[]) {
     for (const auto& [name, count] :
          {std::pair<const char*, std::size_t>{"layout", o.layouts.size()},
           {"trans-a", o.trans_a.size()},
-          {"trans-b", o.trans_b.size()}})
+          {"trans-b", o.trans_b.size()},
+          {"precision", o.precisions.size()}})
       if (count > 1)
         throw UsageError("--input-a is one problem: give one value to --" + std::string(name) +
                          " ('" + text(name) + "' sweeps), the one its files are stored in");
@@ -445,7 +449,8 @@ Options parseOptions(int argc, const char* const argv[]) {
     for (const auto& [name, count] :
          {std::pair<const char*, std::size_t>{"layout", o.layouts.size()},
           {"trans-a", o.trans_a.size()},
-          {"trans-b", o.trans_b.size()}})
+          {"trans-b", o.trans_b.size()},
+          {"precision", o.precisions.size()}})
       if (count > 1)
         throw UsageError("clgemm tune searches one problem: give one value to --" +
                          std::string(name) + " ('" + text(name) + "' sweeps)");

@@ -50,6 +50,8 @@ Problem panelOf(const Problem& p, int start, int rows) {
   if (!p.c0.empty())
     q.c0.assign(p.c0.begin() + std::ptrdiff_t(std::size_t(start) * n),
                 p.c0.begin() + std::ptrdiff_t(std::size_t(start + rows) * n));
+  q.precision = p.precision;
+  applyShape(q, p.shape);
   return q;
 }
 
@@ -139,7 +141,7 @@ PartRow runAlone(Slot& slot, const Variant& v, const Options& o, const Problem& 
   try {
     prepare(slot, v, o, problem, dirs, err);
     addDefines(row, slot);
-    std::vector<float> result;
+    std::vector<double> result;
     const Timings t = slot.runner->run(o.warmup, o.reps, result);
     row.ms_median = t.median();
     row.ms_min = t.min();
@@ -245,7 +247,7 @@ std::vector<PartRow> runSplit(std::vector<Slot>& slots, const std::vector<int>& 
 
     // One more repetition with its transfers (StreamedPanel), every device driven from a host
     // thread of its own so that none waits for another's transfers.
-    std::vector<float> result(std::size_t(problem.m) * std::size_t(problem.n));
+    std::vector<double> result(std::size_t(problem.m) * std::size_t(problem.n));
     std::vector<std::unique_ptr<StreamedPanel>> streams;
     for (Slot* s : active) {
       streams.push_back(std::make_unique<StreamedPanel>(*s->session, *s->runner, v, *s->defines,
@@ -316,7 +318,8 @@ std::vector<PartRow> runSplit(std::vector<Slot>& slots, const std::vector<int>& 
     }
     if (!o.output_c.empty()) {
       if (total.status == "ok")
-        writeNpy(o.output_c, "--output-c", std::size_t(problem.m), std::size_t(problem.n), result);
+        writeNpy(o.output_c, "--output-c", std::size_t(problem.m), std::size_t(problem.n),
+                 std::vector<float>(result.begin(), result.end()));
       else
         err << "clgemm: C did not pass verification; --output-c '" << o.output_c
             << "' not written\n";

@@ -42,19 +42,23 @@ void requireOrder(const NpyMatrix& file, const std::string& option, const std::s
 }
 
 // The file's matrix as a logical row-major one (its rows x cols, packed), whichever its order.
-std::vector<float> rowMajorOf(NpyMatrix& file) {
-  if (!file.fortran_order) return std::move(file.data);
+std::vector<double> rowMajorOf(const NpyMatrix& file) {
+  if (!file.fortran_order) return std::vector<double>(file.data.begin(), file.data.end());
   const MatrixStorage column_major{int(file.rows), int(file.cols), int(file.rows), true};
-  return gatherMatrix(file.data, column_major);
+  std::vector<double> logical;
+  gatherMatrix(file.data.data(), Precision::kFp32, column_major, logical);
+  return logical;
 }
 
 // op(X) of the file's matrix X: X itself, or its transpose (logical, row-major, packed).
-std::vector<float> opOf(NpyMatrix& file, Trans trans) {
-  std::vector<float> x = rowMajorOf(file);
+std::vector<double> opOf(const NpyMatrix& file, Trans trans) {
+  std::vector<double> x = rowMajorOf(file);
   if (trans == Trans::kN) return x;
   // X^T's element (r, c) is X's (c, r): X read as a transposed rows x cols matrix.
   const MatrixStorage x_as_transpose{int(file.cols), int(file.rows), int(file.cols), true};
-  return gatherMatrix(x, x_as_transpose);
+  std::vector<double> transposed;
+  gatherMatrix(x.data(), Precision::kFp64, x_as_transpose, transposed);
+  return transposed;
 }
 
 // "4 x 5" and, when transposed, what op() makes of it, for messages.
@@ -108,24 +112,26 @@ Problem loadProblem(const Options& o, const GemmShape& shape) {
       throw UsageError("--input-c '" + o.input_c + "' is " + dims(c.rows, c.cols) +
                        " but op(A) * op(B) is " + dims(m, n));
     }
-    if (p.beta != 0.0f) p.c0 = rowMajorOf(c);
-  } else if (p.beta != 0.0f) {
+    if (p.beta != 0.0) p.c0 = rowMajorOf(c);
+  } else if (p.beta != 0.0) {
     // beta != 0 without a C: start from random C like a generated problem does.
-    p.c0 = makeRandomProblem(p.m, p.n, 1, 0.0f, 1.0f, o.seed).c0;
+    p.c0 = makeRandomProblem(p.m, p.n, 1, 0.0, 1.0, o.seed).c0;
   }
   applyShape(p, shape);  // the stored forms; refuses a leading dimension below the file's lines
   return p;
 }
 
 void writeResultNpy(const std::string& path, const std::string& what, int m, int n,
-                    const std::vector<float>& logical_c, Layout layout) {
+                    const std::vector<double>& logical_c, Layout layout) {
   if (layout == Layout::kRow) {
-    writeNpy(path, what, std::size_t(m), std::size_t(n), logical_c);
+    writeNpy(path, what, std::size_t(m), std::size_t(n),
+             std::vector<float>(logical_c.begin(), logical_c.end()));
     return;
   }
   const MatrixStorage column_major{m, n, m, true};
-  writeNpy(path, what, std::size_t(m), std::size_t(n), storeMatrix(logical_c, column_major, 0.0f),
-           true);
+  const HostMatrix stored = storeMatrix(logical_c, column_major, Precision::kFp32);
+  writeNpy(path, what, std::size_t(m), std::size_t(n),
+           std::vector<float>(stored.f32(), stored.f32() + stored.size()), true);
 }
 
 }  // namespace clgemm

@@ -30,6 +30,6 @@ GemmShape inputShape(const Options& o);
 // C order for --layout row, Fortran order for --layout col (packed: --ldc's gaps are not part of
 // the matrix NumPy sees).
 void writeResultNpy(const std::string& path, const std::string& what, int m, int n,
-                    const std::vector<float>& logical_c, Layout layout);
+                    const std::vector<double>& logical_c, Layout layout);
 
 }  // namespace clgemm

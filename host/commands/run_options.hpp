@@ -10,6 +10,7 @@
 
 #include "check/result_check.hpp"
 #include "problem/gemm_shape.hpp"
+#include "problem/precision.hpp"
 #include "problem/size_list.hpp"
 #include "registry/defines.hpp"
 #include "report/report.hpp"
@@ -41,7 +42,8 @@ struct Options {
   // The BLAS shape (problem/gemm_shape.hpp): each list sweeps, every combination at every size.
   std::vector<Layout> layouts = {Layout::kRow};
   std::vector<Trans> trans_a = {Trans::kN}, trans_b = {Trans::kN};
-  int lda = 0, ldb = 0, ldc = 0;  // --lda, --ldb, --ldc; 0: packed
+  int lda = 0, ldb = 0, ldc = 0;                           // --lda, --ldb, --ldc; 0: packed
+  std::vector<Precision> precisions = {Precision::kFp32};  // --precision: a list sweeps
   float alpha = 1.0f, beta = 0.0f;
   int warmup = 2;
   int reps = 10;

@@ -62,6 +62,13 @@ Planned plan(const Variant& v, const Options& o, ClSession* session, const Probl
                     "CLGEMM_WITH_OPENBLAS in CMakeLists.txt)";
     return p;
   }
+  if (problem.precision == Precision::kFp64) {
+    if (const auto why = fp64Refusal(v, session ? &session->info() : nullptr)) {
+      checkConstraints(v, ResolvedDefines(v.params, o.defines));
+      p.skip_reason = *why;
+      return p;
+    }
+  }
   if (v.default_shape_only && !problem.shape.isDefault()) {
     checkConstraints(v, ResolvedDefines(v.params, o.defines));
     p.skip_reason = defaultShapeOnlyReason(v, shapeLabel(problem.shape));
@@ -137,7 +144,7 @@ void addIntensity(ResultRow& row, const Planned& p, const Problem& problem,
 // Runs one planned variant and judges its result; OpenCL and CUDA errors become an "error" row.
 ResultRow runAndVerify(Planned& p, const Options& o, const Problem& problem,
                        const std::optional<ResultCheck>& check,
-                       const std::optional<DevicePeak>& peak, std::vector<float>& result) {
+                       const std::optional<DevicePeak>& peak, std::vector<double>& result) {
   ResultRow row;
   row.variant = p.variant->name;
   row.arithmetic = arithmeticName(p.variant->arithmetic);
@@ -247,7 +254,7 @@ SizeOutcome runSize(const Problem& problem, const std::vector<const Variant*>& c
   if (session) session->upload(problem);
 
   SizeOutcome outcome;
-  std::vector<float> result;
+  std::vector<double> result;
   for (auto& p : planned) {
     progress.step(size + ": " + p.variant->name);
     outcome.rows.push_back(runAndVerify(p, o, problem, check, peak, result));
@@ -294,10 +301,14 @@ int runBenchmark(const Options& o, std::ostream& out, std::ostream& err) {
   // Every size is checked before the first one runs: a sweep never fails at its last size.
   const std::vector<GemmShape> gemm_shapes =
       loaded ? std::vector<GemmShape>{loaded->shape} : gemmShapes(o);
+  const std::vector<Precision> precisions =
+      loaded ? std::vector<Precision>{loaded->precision} : o.precisions;
   for (const Shape& s : shapes) {
     for (const GemmShape& g : gemm_shapes) {
-      if (device) checkProblemFits(device->info, s.m, s.n, s.k, g);
-      checkHostProblemFits(hostMemoryBytes(), s.m, s.n, s.k, g);
+      for (const Precision precision : precisions) {
+        if (device) checkProblemFits(device->info, s.m, s.n, s.k, g, precision);
+        checkHostProblemFits(hostMemoryBytes(), s.m, s.n, s.k, g, precision);
+      }
     }
   }
   if (!o.input_c.empty() && o.beta == 0.0f)
@@ -329,23 +340,21 @@ int runBenchmark(const Options& o, std::ostream& out, std::ostream& err) {
   info.kernel_source = source.origin;
   info.peak = peak;
 
-  Progress progress(err, shapes.size() * gemm_shapes.size() * chosen.size(), o.progress,
-                    stderrIsTerminal());
+  Progress progress(err, shapes.size() * precisions.size() * gemm_shapes.size() * chosen.size(),
+                    o.progress, stderrIsTerminal());
   std::vector<ResultRow> rows;
   bool output_written = false;
   for (const Shape& shape : shapes) {
-    for (const GemmShape& gemm_shape : gemm_shapes) {
-      Problem problem;
-      if (loaded) {
-        problem = std::move(*loaded);
-      } else {
-        problem = makeRandomProblem(shape.m, shape.n, shape.k, o.alpha, o.beta, o.seed);
-        applyShape(problem, gemm_shape);
+    for (const Precision precision : precisions) {
+      for (const GemmShape& gemm_shape : gemm_shapes) {
+        const Problem problem = loaded ? std::move(*loaded)
+                                       : makeRandomProblem(shape.m, shape.n, shape.k, o.alpha,
+                                                           o.beta, o.seed, gemm_shape, precision);
+        SizeOutcome outcome = runSize(problem, chosen, o, session, threads, param_dirs, peak,
+                                      !o.output_c.empty(), progress, err);
+        rows.insert(rows.end(), outcome.rows.begin(), outcome.rows.end());
+        output_written = output_written || outcome.output_written;
       }
-      SizeOutcome outcome = runSize(problem, chosen, o, session, threads, param_dirs, peak,
-                                    !o.output_c.empty(), progress, err);
-      rows.insert(rows.end(), outcome.rows.begin(), outcome.rows.end());
-      output_written = output_written || outcome.output_written;
     }
   }
   progress.finish();

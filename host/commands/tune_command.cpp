@@ -117,7 +117,7 @@ CandidateResult evaluate(const Variant& v, const TuneSpace& space, const Config&
                          const ResultCheck& check, bool& lost_session) {
   CandidateResult r;
   r.config = config;
-  std::vector<float> c;
+  std::vector<double> c;
   try {
     const ResolvedDefines defines = configDefines(v, space, config, o.defines);
     auto runner = makeClKernelRunner(v, defines, session, problem, o.cl_options, nullptr);

@@ -98,6 +98,7 @@ CudaLibrary::CudaLibrary() {
   resolve(cublasGetVersion, cublas, "cublasGetVersion_v2");
   resolve(cublasSetMathMode, cublas, "cublasSetMathMode");
   resolve(cublasSgemm, cublas, "cublasSgemm_v2");
+  resolve(cublasDgemm, cublas, "cublasDgemm_v2");
   // The handles stay open for the rest of the process, even when a symbol was missing: nothing
   // else would use them, and unloading CUDA is never worth the risk.
 }

@@ -86,6 +86,10 @@ class CudaLibrary {
                                   int k, const float* alpha, const float* a, int lda,
                                   const float* b, int ldb, const float* beta, float* c,
                                   int ldc) = nullptr;
+  cuda::BlasStatus (*cublasDgemm)(cuda::BlasHandle handle, int transa, int transb, int m, int n,
+                                  int k, const double* alpha, const double* a, int lda,
+                                  const double* b, int ldb, const double* beta, double* c,
+                                  int ldc) = nullptr;
 
  private:
   CudaLibrary();

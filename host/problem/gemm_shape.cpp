@@ -47,6 +47,18 @@ bool isCanary(float value) {
   return bits == kCanaryBits;
 }
 
+double canaryValue64() {
+  double value;
+  std::memcpy(&value, &kCanaryBits64, sizeof value);
+  return value;
+}
+
+bool isCanary64(double value) {
+  std::uint64_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits == kCanaryBits64;
+}
+
 std::string layoutName(Layout layout) { return layout == Layout::kRow ? "row" : "col"; }
 std::string transName(Trans trans) { return trans == Trans::kN ? "n" : "t"; }
 
@@ -76,16 +88,20 @@ RowMajorGemm rowMajorGemm(int m, int n, int k, const GemmStorage& storage) {
       true};
 }
 
-std::vector<float> storeMatrix(const std::vector<float>& logical, const MatrixStorage& s,
-                               float gap) {
-  std::vector<float> stored(s.count(), gap);
+HostMatrix storeMatrix(const std::vector<double>& logical, const MatrixStorage& s,
+                       Precision precision) {
+  HostMatrix stored(precision, s.count());
+  for (std::size_t i = 0; i < stored.size(); ++i) stored.setCanary(i);
   const std::size_t rows = std::size_t(s.rows), cols = std::size_t(s.cols);
   for (std::size_t r = 0; r < rows; ++r)
-    for (std::size_t c = 0; c < cols; ++c) stored[s.at(r, c)] = logical[r * cols + c];
+    for (std::size_t c = 0; c < cols; ++c) stored.set(s.at(r, c), logical[r * cols + c]);
   return stored;
 }
 
-void gatherMatrix(const float* stored, const MatrixStorage& s, std::vector<float>& logical) {
+namespace {
+
+template <typename T>
+void gatherTyped(const T* stored, const MatrixStorage& s, std::vector<double>& logical) {
   const std::size_t rows = std::size_t(s.rows), cols = std::size_t(s.cols);
   logical.resize(rows * cols);
   // Along the stored lines, so the reads stream.
@@ -98,9 +114,23 @@ void gatherMatrix(const float* stored, const MatrixStorage& s, std::vector<float
   }
 }
 
-std::vector<float> gatherMatrix(const std::vector<float>& stored, const MatrixStorage& s) {
-  std::vector<float> logical;
-  gatherMatrix(stored.data(), s, logical);
+}  // namespace
+
+void gatherMatrix(const void* stored, Precision precision, const MatrixStorage& s,
+                  std::vector<double>& logical) {
+  if (precision == Precision::kFp64)
+    gatherTyped(static_cast<const double*>(stored), s, logical);
+  else
+    gatherTyped(static_cast<const float*>(stored), s, logical);
+}
+
+void gatherMatrix(const HostMatrix& stored, const MatrixStorage& s, std::vector<double>& logical) {
+  gatherMatrix(stored.data(), stored.precision(), s, logical);
+}
+
+std::vector<double> gatherMatrix(const HostMatrix& stored, const MatrixStorage& s) {
+  std::vector<double> logical;
+  gatherMatrix(stored, s, logical);
   return logical;
 }
 

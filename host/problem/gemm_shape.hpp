@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "problem/host_matrix.hpp"
+
 namespace clgemm {
 
 // A quiet NaN with a payload no arithmetic produces, in the guards around every matrix
@@ -18,6 +20,11 @@ namespace clgemm {
 inline constexpr std::uint32_t kCanaryBits = 0x7FC0FFEEu;
 float canaryValue();
 bool isCanary(float value);
+// The same for doubles, in the gaps of FP64 matrices (guards are bytes: they keep the float
+// pattern whatever the precision).
+inline constexpr std::uint64_t kCanaryBits64 = 0x7FF8C0FFEEC0FFEEull;
+double canaryValue64();
+bool isCanary64(double value);
 
 enum class Layout { kRow, kCol };
 enum class Trans { kN, kT };
@@ -87,13 +94,16 @@ struct RowMajorGemm {
 };
 RowMajorGemm rowMajorGemm(int m, int n, int k, const GemmStorage& storage);
 
-// The stored form of a logical rows x cols row-major matrix: each element placed as `storage`
-// says, the gaps filled with `gap`.
-std::vector<float> storeMatrix(const std::vector<float>& logical, const MatrixStorage& storage,
-                               float gap);
-// The logical matrix (row-major, packed) of a stored one.
-std::vector<float> gatherMatrix(const std::vector<float>& stored, const MatrixStorage& storage);
-// Same, into `logical` (resized), from `stored` of storage.count() floats.
-void gatherMatrix(const float* stored, const MatrixStorage& storage, std::vector<float>& logical);
+// The stored form of a logical rows x cols row-major matrix in `precision`: each element placed
+// as `storage` says (rounded to float for FP32), the gaps holding the precision's canary.
+HostMatrix storeMatrix(const std::vector<double>& logical, const MatrixStorage& storage,
+                       Precision precision);
+// The logical matrix (row-major, packed) of a stored one, into `logical` (resized); `stored`
+// holds storage.count() elements of `precision`.
+void gatherMatrix(const void* stored, Precision precision, const MatrixStorage& storage,
+                  std::vector<double>& logical);
+void gatherMatrix(const HostMatrix& stored, const MatrixStorage& storage,
+                  std::vector<double>& logical);
+std::vector<double> gatherMatrix(const HostMatrix& stored, const MatrixStorage& storage);
 
 }  // namespace clgemm

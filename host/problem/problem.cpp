@@ -11,37 +11,47 @@ namespace {
 class Random {
  public:
   explicit Random(std::uint64_t seed) : state_(seed) {}
-  float uniformSigned() {
+  std::uint64_t next() {
     std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    return float(z >> 40) * (2.0f / 16777216.0f) - 1.0f;  // 24 random bits -> [-1, 1)
+    return z ^ (z >> 31);
+  }
+  float uniformSigned() {
+    return float(next() >> 40) * (2.0f / 16777216.0f) - 1.0f;  // 24 random bits -> [-1, 1)
+  }
+  double uniformSignedDouble() {
+    const std::uint64_t z = next();
+    return double(z >> 11) * (2.0 / 9007199254740992.0) - 1.0;  // 53 random bits -> [-1, 1)
   }
 
  private:
   std::uint64_t state_;
 };
 
-std::vector<float> randomMatrix(std::size_t count, Random& random) {
-  std::vector<float> v(count);
-  for (auto& x : v) x = random.uniformSigned();
+std::vector<double> randomMatrix(std::size_t count, Random& random, Precision precision) {
+  std::vector<double> v(count);
+  for (auto& x : v)
+    x = precision == Precision::kFp64 ? random.uniformSignedDouble() : random.uniformSigned();
   return v;
 }
 
 }  // namespace
 
-Problem makeRandomProblem(int m, int n, int k, float alpha, float beta, std::uint64_t seed) {
+Problem makeRandomProblem(int m, int n, int k, double alpha, double beta, std::uint64_t seed,
+                          const GemmShape& shape, Precision precision) {
   Problem p;
   p.m = m;
   p.n = n;
   p.k = k;
   p.alpha = alpha;
   p.beta = beta;
+  p.precision = precision;
   Random random(seed);
-  p.a = randomMatrix(std::size_t(m) * std::size_t(k), random);
-  p.b = randomMatrix(std::size_t(k) * std::size_t(n), random);
-  if (beta != 0.0f) p.c0 = randomMatrix(std::size_t(m) * std::size_t(n), random);
+  p.a = randomMatrix(std::size_t(m) * std::size_t(k), random, precision);
+  p.b = randomMatrix(std::size_t(k) * std::size_t(n), random, precision);
+  if (beta != 0.0) p.c0 = randomMatrix(std::size_t(m) * std::size_t(n), random, precision);
+  applyShape(p, shape);
   return p;
 }
 
@@ -57,21 +67,26 @@ GemmShape resolvedShape(const Problem& p) {
 void applyShape(Problem& p, const GemmShape& shape) {
   p.shape = shape;
   const GemmStorage s = p.storage();  // checks the leading dimensions
-  const float gap = canaryValue();
-  p.a_stored = s.a.packedRowMajor() ? std::vector<float>{} : storeMatrix(p.a, s.a, gap);
-  p.b_stored = s.b.packedRowMajor() ? std::vector<float>{} : storeMatrix(p.b, s.b, gap);
-  p.c0_stored =
-      s.c.packedRowMajor() || p.c0.empty() ? std::vector<float>{} : storeMatrix(p.c0, s.c, gap);
+  if (p.precision == Precision::kFp32) {
+    for (auto* logical : {&p.a, &p.b, &p.c0})
+      for (double& x : *logical) x = double(float(x));
+    p.alpha = double(float(p.alpha));
+    p.beta = double(float(p.beta));
+  }
+  p.a_stored = storeMatrix(p.a, s.a, p.precision);
+  p.b_stored = storeMatrix(p.b, s.b, p.precision);
+  p.c0_stored = p.c0.empty() ? HostMatrix() : storeMatrix(p.c0, s.c, p.precision);
 }
 
-std::vector<float> initialStoredC(const Problem& p) {
+HostMatrix initialStoredC(const Problem& p) {
   const MatrixStorage c = p.storage().c;
-  if (p.beta != 0.0f) return p.storedC0();
+  if (p.beta != 0.0) return p.storedC0();
   if (!c.hasGaps()) return {};
-  std::vector<float> stored(c.count(), canaryValue());
+  HostMatrix stored(p.precision, c.count());
+  for (std::size_t i = 0; i < stored.size(); ++i) stored.setCanary(i);
   for (std::size_t r = 0; r < std::size_t(c.rows); ++r)
     for (std::size_t col = 0; col < std::size_t(c.cols); ++col)
-      stored[c.at(r, col)] = std::numeric_limits<float>::quiet_NaN();
+      stored.set(c.at(r, col), std::numeric_limits<double>::quiet_NaN());
   return stored;
 }
 

@@ -6,28 +6,32 @@
 #include <vector>
 
 #include "problem/gemm_shape.hpp"
+#include "problem/host_matrix.hpp"
+#include "problem/precision.hpp"
 
 namespace clgemm {
 
 struct Problem {
   int m = 0, n = 0, k = 0;
-  float alpha = 1.0f, beta = 0.0f;
+  double alpha = 1.0, beta = 0.0;  // in FP32 problems, values a float holds (applyShape rounds)
+  Precision precision = Precision::kFp32;
   GemmShape shape;
-  // The logical matrices, row-major and packed, which the reference reads.
-  std::vector<float> a;   // op(A), m x k
-  std::vector<float> b;   // op(B), k x n
-  std::vector<float> c0;  // m x n: C before the product; empty when beta == 0 and none was given
-  // The stored ones, which the variants are given, where they differ from the logical ones (set
-  // by applyShape; empty where the storage is packed row-major).
-  std::vector<float> a_stored, b_stored, c0_stored;
+  // The logical matrices, row-major and packed, which the reference reads: doubles whatever the
+  // precision (an FP32 problem's are floats, which applyShape rounds them to).
+  std::vector<double> a;   // op(A), m x k
+  std::vector<double> b;   // op(B), k x n
+  std::vector<double> c0;  // m x n: C before the product; empty when beta == 0 and none was given
+  // The stored ones in the run's precision, which the variants are given (set by applyShape).
+  HostMatrix a_stored, b_stored, c0_stored;
 
   GemmStorage storage() const { return gemmStorage(m, n, k, shape); }
   RowMajorGemm rowMajor() const { return rowMajorGemm(m, n, k, storage()); }
-  const std::vector<float>& storedA() const { return a_stored.empty() ? a : a_stored; }
-  const std::vector<float>& storedB() const { return b_stored.empty() ? b : b_stored; }
-  const std::vector<float>& storedC0() const { return c0_stored.empty() ? c0 : c0_stored; }
-  // Floats of stored C, gaps included.
+  const HostMatrix& storedA() const { return a_stored; }
+  const HostMatrix& storedB() const { return b_stored; }
+  const HostMatrix& storedC0() const { return c0_stored; }
+  // Elements of stored C, gaps included.
   std::size_t storedCCount() const { return storage().c.count(); }
+  std::size_t elementBytes() const { return clgemm::elementBytes(precision); }
 
   double flops() const { return 2.0 * double(m) * double(n) * double(k); }
   // GFLOP/s of one product that took `ms` milliseconds.
@@ -35,21 +39,25 @@ struct Problem {
 };
 
 // Fills A and B (and C0 when beta != 0) with uniform values in [-1, 1) from a fixed-seed generator,
-// so runs are repeatable and signs mix (which keeps the error ratio meaningful at large K).
-Problem makeRandomProblem(int m, int n, int k, float alpha, float beta, std::uint64_t seed);
+// so runs are repeatable and signs mix (which keeps the error ratio meaningful at large K): 24
+// random bits for FP32, 53 for FP64. Then applyShape(shape).
+Problem makeRandomProblem(int m, int n, int k, double alpha, double beta, std::uint64_t seed,
+                          const GemmShape& shape = {}, Precision precision = Precision::kFp32);
 
 // The problem's shape with every leading dimension filled in (the least where it was 0): what the
 // reports print.
 GemmShape resolvedShape(const Problem& problem);
 
-// Sets the shape and makes the stored matrices from the logical ones (gaps hold the canary).
+// Sets the shape and makes the stored matrices from the logical ones in the problem's precision
+// (gaps hold the canary); for FP32 first rounds the logical matrices, alpha and beta to float, so
+// the reference multiplies what the variants do. Every problem passes through it before it runs.
 // Throws UsageError when a leading dimension is below its least.
 void applyShape(Problem& problem, const GemmShape& shape);
 
 // C as a run starts it: stored C0 when beta != 0, else NaN in every element (so an element never
 // written cannot pass), with the canary in the gaps. Empty when C has no gaps and beta == 0 (a
 // fill with NaN does it).
-std::vector<float> initialStoredC(const Problem& problem);
+HostMatrix initialStoredC(const Problem& problem);
 
 // Bytes of the largest of A, B and C for these sizes.
 std::uint64_t largestMatrixBytes(int m, int n, int k);

@@ -14,6 +14,7 @@ Variant baseline(std::string name, Backend backend, std::string summary) {
   v.backend = backend;
   v.summary = std::move(summary);
   v.constraints = [](const ResolvedDefines&) { return std::vector<std::string>{}; };
+  v.fp64 = true;  // each has its DGEMM (cublas-tf32 clears this)
   return v;
 }
 
@@ -30,6 +31,7 @@ Variant cublas(std::string name, Arithmetic arithmetic, std::string summary) {
   Variant v = baseline(std::move(name), Backend::kCublas, std::move(summary));
   v.arithmetic = arithmetic;
   v.unsupported = withoutCublas;
+  v.fp64 = arithmetic == Arithmetic::kFp32;  // DGEMM; TF32 is a single-precision mode
   return v;
 }
 
@@ -38,8 +40,11 @@ Variant cublas(std::string name, Arithmetic arithmetic, std::string summary) {
 std::vector<Variant> baselineVariants() {
   return {
       baseline("clblast", Backend::kClblast,
-               "CLBlast SGEMM on the same OpenCL device and queue (row-major, no transpose)"),
-      baseline("openblas", Backend::kOpenblas, "OpenBLAS cblas_sgemm on the host CPU"),
+               "CLBlast SGEMM (DGEMM in fp64) on the same OpenCL device and queue, with the run's "
+               "layout, "
+               "transposes and leading dimensions"),
+      baseline("openblas", Backend::kOpenblas,
+               "OpenBLAS cblas_sgemm (cblas_dgemm in fp64) on the host CPU"),
       cublas("cublas", Arithmetic::kFp32,
              "cuBLAS SGEMM on the same NVIDIA GPU (FP32, CUBLAS_DEFAULT_MATH), loaded at run time"),
       cublas("cublas-tf32", Arithmetic::kTf32,

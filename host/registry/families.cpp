@@ -41,6 +41,9 @@ Variant openClVariant(std::string name, std::string entry, std::string summary,
   v.params = std::move(params);
   v.builds_on = std::move(builds_on);
   v.adds = std::move(adds);
+  // kernels.cl's REAL: every portable kernel builds in double too (the tensor cores' file clears
+  // this).
+  v.fp64 = true;
   // Every kernel may need copies: of operands stored otherwise than packed row-major (unless it
   // takes shapes itself), or padding copies.
   v.pad_entry = "copy_matrix";

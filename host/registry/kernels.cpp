@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "check/verify.hpp"
+#include "opencl/device.hpp"
 #include "registry/families.hpp"
 #include "util/errors.hpp"
 
@@ -38,6 +39,17 @@ std::string arithmeticName(Arithmetic arithmetic) {
 
 double errorThresholdFor(Arithmetic arithmetic) {
   return arithmetic == Arithmetic::kTf32 ? kTf32ErrorRatioThreshold : kErrorRatioThreshold;
+}
+
+std::optional<std::string> fp64Refusal(const Variant& variant, const DeviceInfo* device) {
+  if (!variant.fp64)
+    return variant.name + " computes in " + arithmeticName(variant.arithmetic) +
+           " only (--precision fp64 runs the OpenCL kernels of the ladder, best and the "
+           "libraries' DGEMMs)";
+  if (variant.backend == Backend::kOpenCl && device && !device->has_fp64)
+    return device->name + " has no double precision (cl_khr_fp64): " + variant.name +
+           " cannot run in fp64";
+  return std::nullopt;
 }
 
 std::string defaultShapeOnlyReason(const Variant& variant, const std::string& shape_label) {

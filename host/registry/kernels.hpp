@@ -77,6 +77,11 @@ struct Variant {
   // Whether it computes only the default shape (row-major, NN, packed): such a variant is skipped,
   // with its reason (defaultShapeOnlyReason), for any other (--layout, --trans-a/b, --ld*).
   bool default_shape_only = false;
+  // Whether it computes FP64 problems (--precision fp64): the ladder's kernels and best
+  // (kernels.cl's REAL), and the libraries' DGEMMs. The others (tensor cores, the CPU paths' FP32
+  // micro-kernels) are skipped with the reason for FP64 problems; an OpenCL variant also needs
+  // cl_khr_fp64.
+  bool fp64 = false;
   // One message per violated constraint, each naming the define(s) to change.
   std::function<std::vector<std::string>(const ResolvedDefines&)> constraints;
 
@@ -159,6 +164,10 @@ std::optional<std::string> constraintViolations(const Variant& variant,
 
 // Why `variant` cannot run on `device`, or nothing when it can.
 std::optional<std::string> unsupportedOn(const Variant& variant, const DeviceInfo& device);
+
+// Why `variant` is skipped for an FP64 problem on `device` (null: no OpenCL device), or nothing
+// when it runs one.
+std::optional<std::string> fp64Refusal(const Variant& variant, const DeviceInfo* device);
 
 // Why a default_shape_only variant is skipped for `shape`, naming what it takes.
 std::string defaultShapeOnlyReason(const Variant& variant, const std::string& shape_label);

@@ -52,6 +52,7 @@ Variant tensorCoreFamily(std::string name, std::string entry, Arithmetic arithme
         {0, 3000}}},
       std::move(builds_on), std::move(adds));
   v.arithmetic = arithmetic;
+  v.fp64 = false;  // TF32 tensor cores: single precision only
   v.unsupported = withoutTensorCores;
   v.constraints = [](const ResolvedDefines& d) {
     std::vector<std::string> errors;
@@ -178,6 +179,7 @@ Variant warpgroupFamily(std::string name, std::string entry, Arithmetic arithmet
   Variant v = openClVariant(std::move(name), std::move(entry), std::move(summary),
                             std::move(params), std::move(builds_on), std::move(adds));
   v.arithmetic = arithmetic;
+  v.fp64 = false;  // TF32 tensor cores: single precision only
   v.unsupported = withoutWarpgroupMma;
   v.constraints = [split](const ResolvedDefines& d) {
     std::vector<std::string> errors;

@@ -81,7 +81,7 @@ class ClKernelRunner : public ClGemmRunner {
         copies_[c] = helperLaunch(built, variant, variant.pad_entry, copyShape(variant, c));
   }
 
-  Timings run(int warmup, int reps, std::vector<float>& result) override {
+  Timings run(int warmup, int reps, std::vector<double>& result) override {
     const std::vector<Launch> launches = bindLaunches();
     const Timings t =
         timeKernels(session_.queue(), launches, warmup, reps, [&] { session_.resetC(); });
@@ -182,8 +182,14 @@ class ClKernelRunner : public ClGemmRunner {
       gemm_.kernel.setArg(0, size.m);
       gemm_.kernel.setArg(1, size.n);
       gemm_.kernel.setArg(2, size.k);
-      gemm_.kernel.setArg(3, problem_.alpha);
-      gemm_.kernel.setArg(4, problem_.beta);
+      // The scalars in the kernel's REAL (kernels.cl: float, or double with FP64=1).
+      if (problem_.precision == Precision::kFp64) {
+        gemm_.kernel.setArg(3, problem_.alpha);
+        gemm_.kernel.setArg(4, problem_.beta);
+      } else {
+        gemm_.kernel.setArg(3, float(problem_.alpha));
+        gemm_.kernel.setArg(4, float(problem_.beta));
+      }
       gemm_.kernel.setArg(5, a_packed_.allocated() ? a_packed_.view()
                              : a_copy_.allocated() ? a_copy_.view()
                                                    : kernelA());
@@ -205,7 +211,7 @@ class ClKernelRunner : public ClGemmRunner {
     // where it is read, and C out.
     if (a_copy_.allocated()) launches.push_back(copies_[kAIn]);
     if (b_copy_.allocated()) launches.push_back(copies_[kBIn]);
-    if (c_copy_.allocated() && problem_.beta != 0.0f) launches.push_back(copies_[kCIn]);
+    if (c_copy_.allocated() && problem_.beta != 0.0) launches.push_back(copies_[kCIn]);
     if (transpose_) launches.push_back(*transpose_);
     for (const Launch& pack : packs_) launches.push_back(pack);
     launches.push_back(gemm_);
@@ -351,6 +357,11 @@ std::string clKernelBuildOptions(const Variant& variant, const ResolvedDefines& 
   // Only this variant's section of kernels.cl is compiled (see the file's header).
   std::string options =
       "-D CLGEMM_ONE_KERNEL -D KERNEL_" + variant.entry + " " + defines.compilerOptions();
+  // The element type: every kernel, and its helpers, in double (kernels.cl's REAL).
+  if (problem.precision == Precision::kFp64) {
+    options += " -D FP64=1";
+    if (derived) derived->push_back({"FP64", "1", "problem"});
+  }
   if (variant.problem_defines) {
     for (const auto& d : variant.problem_defines(defines, problem.rowMajor())) {
       options += " -D " + d.name + "=" + d.value;

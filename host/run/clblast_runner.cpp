@@ -1,5 +1,5 @@
-// CLBlast's SGEMM as a baseline, on the same context, queue and buffers as clgemm's kernels, called
-// with the problem's layout, transposes and leading dimensions.
+// CLBlast's SGEMM (DGEMM for FP64) as a baseline, on the same context, queue and buffers as
+// clgemm's kernels, called with the problem's layout, transposes and leading dimensions.
 #include "run/variant_runner.hpp"
 
 #ifdef CLGEMM_HAVE_CLBLAST
@@ -16,7 +16,7 @@ class ClblastRunner : public VariantRunner {
   ClblastRunner(ClSession& session, const Problem& problem)
       : session_(session), problem_(problem), storage_(problem.storage()) {}
 
-  Timings run(int warmup, int reps, std::vector<float>& result) override {
+  Timings run(int warmup, int reps, std::vector<double>& result) override {
     // CLBlast may launch several kernels per call (and the event it returns does not cover them
     // all), so the call is timed with a host clock up to clFinish. Its first call compiles its
     // kernels: at least one warm-up call, whatever --warmup says.
@@ -46,11 +46,18 @@ class ClblastRunner : public VariantRunner {
     const auto op = [](Trans t) {
       return t == Trans::kT ? clblast::Transpose::kYes : clblast::Transpose::kNo;
     };
-    const clblast::StatusCode status = clblast::Gemm<float>(
-        shape.layout == Layout::kCol ? clblast::Layout::kColMajor : clblast::Layout::kRowMajor,
-        op(shape.trans_a), op(shape.trans_b), m, n, k, problem_.alpha, session_.a()(), 0,
-        std::size_t(storage_.a.ld), session_.b()(), 0, std::size_t(storage_.b.ld), problem_.beta,
-        session_.c()(), 0, std::size_t(storage_.c.ld), &queue, nullptr);
+    const auto layout =
+        shape.layout == Layout::kCol ? clblast::Layout::kColMajor : clblast::Layout::kRowMajor;
+    const auto call = [&](auto alpha, auto beta) {
+      return clblast::Gemm<decltype(alpha)>(
+          layout, op(shape.trans_a), op(shape.trans_b), m, n, k, alpha, session_.a()(), 0,
+          std::size_t(storage_.a.ld), session_.b()(), 0, std::size_t(storage_.b.ld), beta,
+          session_.c()(), 0, std::size_t(storage_.c.ld), &queue, nullptr);
+    };
+    // SGEMM, or DGEMM for FP64 problems.
+    const clblast::StatusCode status = problem_.precision == Precision::kFp64
+                                           ? call(problem_.alpha, problem_.beta)
+                                           : call(float(problem_.alpha), float(problem_.beta));
     if (status != clblast::StatusCode::kSuccess) {
       // CLBlast's codes include every OpenCL code; its own are below -1000.
       throw ClError("clblast::Gemm", int(status));

@@ -21,17 +21,18 @@ class CpuRunner : public HostRunner {
     checkConstraints(variant, defines);
   }
 
-  Timings run(int warmup, int reps, std::vector<float>& result) override {
+  Timings run(int warmup, int reps, std::vector<double>& result) override {
     HostOperands& ops = freshOperands(problem_);
     CpuGemm g;
     g.m = problem_.m;
     g.n = problem_.n;
     g.k = problem_.k;
-    g.alpha = problem_.alpha;
-    g.beta = problem_.beta;
-    g.a = ops.a();
-    g.b = ops.b();
-    g.c = ops.c();
+    // FP32 only: the variants are fp32_only, skipped for FP64 problems before they get here.
+    g.alpha = float(problem_.alpha);
+    g.beta = float(problem_.beta);
+    g.a = ops.a<float>();
+    g.b = ops.b<float>();
+    g.c = ops.c<float>();
     g.threads = threads_;
     // The operands as stored (gemm_shape.hpp): cpu-packed reads them in place; the paths that
     // take only packed row-major ones are skipped for other shapes before they get here.

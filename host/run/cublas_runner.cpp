@@ -49,19 +49,23 @@ CublasCall cublasCallFor(const Problem& problem) {
 
 namespace {
 
-// `count` floats on the device with kGuardFloats canaries on each side (memory_check.hpp): one
-// cudaMalloc, the matrix in the middle.
+// `count` elements of `precision` on the device with kGuardBytes of canaries (the float pattern)
+// on each side (memory_check.hpp): one cudaMalloc, the matrix in the middle.
 class CudaMatrix {
  public:
-  CudaMatrix(const CudaLibrary& cuda, std::string name, std::size_t count)
-      : cuda_(cuda), name_(std::move(name)), count_(count) {
+  CudaMatrix(const CudaLibrary& cuda, std::string name, std::size_t count, Precision precision)
+      : cuda_(cuda),
+        name_(std::move(name)),
+        count_(count),
+        bytes_(count * elementBytes(precision)),
+        precision_(precision) {
     void* base = nullptr;
-    cuda_.check(cuda_.cudaMalloc(&base, (count_ + 2 * kGuardFloats) * sizeof(float)),
+    cuda_.check(cuda_.cudaMalloc(&base, bytes_ + 2 * kGuardBytes),
                 ("cudaMalloc (" + name_ + ")").c_str());
-    base_ = static_cast<float*>(base);
+    base_ = static_cast<unsigned char*>(base);
     const std::vector<float> canaries(kGuardFloats, canaryValue());
-    copyIn(base_, canaries.data(), kGuardFloats);
-    copyIn(data() + count_, canaries.data(), kGuardFloats);
+    copyIn(base_, canaries.data(), kGuardBytes);
+    copyIn(data() + bytes_, canaries.data(), kGuardBytes);
   }
   ~CudaMatrix() {
     if (base_) cuda_.cudaFree(base_);  // an error here has nowhere to go
@@ -69,63 +73,65 @@ class CudaMatrix {
   CudaMatrix(const CudaMatrix&) = delete;
   CudaMatrix& operator=(const CudaMatrix&) = delete;
 
-  float* data() { return base_ + kGuardFloats; }
+  unsigned char* data() { return base_ + kGuardBytes; }
 
-  void upload(const float* from) { copyIn(data(), from, count_); }
-  void download(std::vector<float>& to) {
-    to.resize(count_);
-    copyOut(to.data(), data(), count_);
+  void upload(const HostMatrix& from) { copyIn(data(), from.data(), bytes_); }
+  void download(HostMatrix& to) {
+    to = HostMatrix(precision_, count_);
+    copyOut(to.data(), data(), bytes_);
   }
   // C before a run: NaN in every element when C0 is not read (all bits set is a NaN).
   void fillNan() {
-    cuda_.check(cuda_.cudaMemset(data(), 0xFF, count_ * sizeof(float)),
-                ("cudaMemset (" + name_ + ")").c_str());
+    cuda_.check(cuda_.cudaMemset(data(), 0xFF, bytes_), ("cudaMemset (" + name_ + ")").c_str());
   }
 
   void checkGuards(MemoryCheck& out) {
     std::vector<float> guard(kGuardFloats);
-    copyOut(guard.data(), base_, kGuardFloats);
+    copyOut(guard.data(), base_, kGuardBytes);
     checkGuard(guard.data(), kGuardFloats, GuardSide::kBefore, name_, out);
-    copyOut(guard.data(), data() + count_, kGuardFloats);
+    copyOut(guard.data(), data() + bytes_, kGuardBytes);
     checkGuard(guard.data(), kGuardFloats, GuardSide::kAfter, name_, out);
   }
   // Compares the matrix with `original`, a slice at a time so no second full copy is made.
-  void checkUnchanged(const std::vector<float>& original, std::size_t cols, MemoryCheck& out) {
-    constexpr std::size_t kSlice = std::size_t(4) << 20;  // 16 MiB of floats
-    std::vector<float> now(std::min(kSlice, count_));
+  void checkUnchanged(const HostMatrix& original, std::size_t cols, MemoryCheck& out) {
+    const std::size_t size = elementBytes(precision_);
+    const std::size_t slice = std::min((std::size_t(16) << 20) / size, count_);  // 16 MiB
+    std::vector<unsigned char> now(slice * size);
+    const auto* originals = static_cast<const unsigned char*>(original.data());
     ChangedElements changed;
-    for (std::size_t offset = 0; offset < count_; offset += kSlice) {
-      const std::size_t n = std::min(kSlice, count_ - offset);
-      copyOut(now.data(), data() + offset, n);
-      changed.scan(now.data(), original.data() + offset, n, offset);
+    for (std::size_t offset = 0; offset < count_; offset += slice) {
+      const std::size_t n = std::min(slice, count_ - offset);
+      copyOut(now.data(), data() + offset * size, n * size);
+      changed.scan(now.data(), originals + offset * size, n, offset, precision_);
     }
     changed.report(name_, cols, out);
   }
 
  private:
-  void copyIn(float* to, const float* from, std::size_t count) {
-    cuda_.check(cuda_.cudaMemcpy(to, from, count * sizeof(float), cuda::kMemcpyHostToDevice),
+  void copyIn(void* to, const void* from, std::size_t bytes) {
+    cuda_.check(cuda_.cudaMemcpy(to, from, bytes, cuda::kMemcpyHostToDevice),
                 ("cudaMemcpy to the device (" + name_ + ")").c_str());
   }
-  void copyOut(float* to, const float* from, std::size_t count) {
-    cuda_.check(cuda_.cudaMemcpy(to, from, count * sizeof(float), cuda::kMemcpyDeviceToHost),
+  void copyOut(void* to, const void* from, std::size_t bytes) {
+    cuda_.check(cuda_.cudaMemcpy(to, from, bytes, cuda::kMemcpyDeviceToHost),
                 ("cudaMemcpy from the device (" + name_ + ")").c_str());
   }
 
   const CudaLibrary& cuda_;
   std::string name_;
-  std::size_t count_;
-  float* base_ = nullptr;
+  std::size_t count_, bytes_;
+  Precision precision_;
+  unsigned char* base_ = nullptr;
 };
 
 // A, B and C as stored (gaps included), with A and B uploaded.
 struct CudaOperands {
   CudaOperands(const CudaLibrary& cuda, const Problem& problem)
-      : a(cuda, "A", problem.storedA().size()),
-        b(cuda, "B", problem.storedB().size()),
-        c(cuda, "C", problem.storedCCount()) {
-    a.upload(problem.storedA().data());
-    b.upload(problem.storedB().data());
+      : a(cuda, "A", problem.storedA().size(), problem.precision),
+        b(cuda, "B", problem.storedB().size(), problem.precision),
+        c(cuda, "C", problem.storedCCount(), problem.precision) {
+    a.upload(problem.storedA());
+    b.upload(problem.storedB());
   }
   CudaMatrix a, b, c;
 };
@@ -201,34 +207,45 @@ class CublasRunner : public VariantRunner {
   CublasRunner(const DeviceInfo& device, const Problem& problem, bool tf32)
       : cuda_(CudaLibrary::get()), device_(device), problem_(problem), tf32_(tf32) {}
 
-  Timings run(int warmup, int reps, std::vector<float>& result) override {
+  Timings run(int warmup, int reps, std::vector<double>& result) override {
     setUp();
     operands_.reset();  // before the new ones, so two never hold device memory together
     CudaOperands& ops = operands_.emplace(cuda_, problem_);
     c_gaps_ = {};
     const CublasCall call = cublasCallFor(problem_);
-    const float* first = call.b_first ? ops.b.data() : ops.a.data();
-    const float* second = call.b_first ? ops.a.data() : ops.b.data();
+    const void* first = call.b_first ? ops.b.data() : ops.a.data();
+    const void* second = call.b_first ? ops.a.data() : ops.b.data();
     // C as each run starts it: stored C0 (beta != 0), or NaN with the canary in the gaps; empty
     // when a NaN fill does (no gaps, beta == 0).
-    const std::vector<float> initial_c = initialStoredC(problem_);
+    const HostMatrix initial_c = initialStoredC(problem_);
+    const float alpha32 = float(problem_.alpha), beta32 = float(problem_.beta);
     Timings timings;
     // The first call picks and loads its kernels: never timed, whatever --warmup says.
     warmup = std::max(warmup, 1);
     for (int i = 0; i < warmup + reps; ++i) {
       if (!initial_c.empty()) {
-        ops.c.upload(initial_c.data());
+        ops.c.upload(initial_c);
       } else {
         ops.c.fillNan();
       }
       // The reset finished before the start event, so the events see the GEMM alone.
       cuda_.check(cuda_.cudaDeviceSynchronize(), "cudaDeviceSynchronize");
       cuda_.check(cuda_.cudaEventRecord(start_->get(), nullptr), "cudaEventRecord");
-      cuda_.checkBlas(
-          cuda_.cublasSgemm(handle_->get(), call.op_first, call.op_second, call.m, call.n, call.k,
-                            &problem_.alpha, first, call.ld_first, second, call.ld_second,
-                            &problem_.beta, ops.c.data(), call.ldc),
-          "cublasSgemm_v2");
+      if (problem_.precision == Precision::kFp64) {
+        cuda_.checkBlas(
+            cuda_.cublasDgemm(handle_->get(), call.op_first, call.op_second, call.m, call.n, call.k,
+                              &problem_.alpha, static_cast<const double*>(first), call.ld_first,
+                              static_cast<const double*>(second), call.ld_second, &problem_.beta,
+                              reinterpret_cast<double*>(ops.c.data()), call.ldc),
+            "cublasDgemm_v2");
+      } else {
+        cuda_.checkBlas(
+            cuda_.cublasSgemm(handle_->get(), call.op_first, call.op_second, call.m, call.n, call.k,
+                              &alpha32, static_cast<const float*>(first), call.ld_first,
+                              static_cast<const float*>(second), call.ld_second, &beta32,
+                              reinterpret_cast<float*>(ops.c.data()), call.ldc),
+            "cublasSgemm_v2");
+      }
       cuda_.check(cuda_.cudaEventRecord(stop_->get(), nullptr), "cudaEventRecord");
       cuda_.check(cuda_.cudaEventSynchronize(stop_->get()), "cudaEventSynchronize after the GEMM");
       float ms = 0.0f;
@@ -237,14 +254,9 @@ class CublasRunner : public VariantRunner {
       if (i >= warmup) timings.ms.push_back(double(ms));
     }
     // The logical C back, and what was written into C's gaps for checkMemory.
-    const MatrixStorage c_storage = problem_.storage().c;
-    if (c_storage.packedRowMajor()) {
-      ops.c.download(result);
-    } else {
-      std::vector<float> stored;
-      ops.c.download(stored);
-      gatherResult(stored.data(), c_storage, result, c_gaps_);
-    }
+    HostMatrix stored;
+    ops.c.download(stored);
+    gatherResult(stored, problem_.storage().c, result, c_gaps_);
     return timings;
   }
 

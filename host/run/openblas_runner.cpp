@@ -1,5 +1,5 @@
-// OpenBLAS's cblas_sgemm as the CPU baseline, with the problem's layout, transposes and leading
-// dimensions.
+// OpenBLAS's cblas_sgemm (cblas_dgemm for FP64) as the CPU baseline, with the problem's layout,
+// transposes and leading dimensions.
 #include "run/variant_runner.hpp"
 
 #ifdef CLGEMM_HAVE_OPENBLAS
@@ -16,7 +16,7 @@ class OpenblasRunner : public HostRunner {
  public:
   OpenblasRunner(const Problem& problem, int threads) : problem_(problem), threads_(threads) {}
 
-  Timings run(int warmup, int reps, std::vector<float>& result) override {
+  Timings run(int warmup, int reps, std::vector<double>& result) override {
     HostOperands& ops = freshOperands(problem_);
     openblas_set_num_threads(threads_);
     // The call a BLAS user makes for this problem: the operands are the stored matrices
@@ -30,9 +30,14 @@ class OpenblasRunner : public HostRunner {
     const Timings t = timeHostCalls(
         std::max(warmup, 1), reps, [&] { ops.resetC(); },
         [&] {
-          cblas_sgemm(layout, trans_a, trans_b, problem_.m, problem_.n, problem_.k, problem_.alpha,
-                      ops.a(), storage.a.ld, ops.b(), storage.b.ld, problem_.beta, ops.c(),
-                      storage.c.ld);
+          if (problem_.precision == Precision::kFp64)
+            cblas_dgemm(layout, trans_a, trans_b, problem_.m, problem_.n, problem_.k,
+                        problem_.alpha, ops.a<double>(), storage.a.ld, ops.b<double>(),
+                        storage.b.ld, problem_.beta, ops.c<double>(), storage.c.ld);
+          else
+            cblas_sgemm(layout, trans_a, trans_b, problem_.m, problem_.n, problem_.k,
+                        float(problem_.alpha), ops.a<float>(), storage.a.ld, ops.b<float>(),
+                        storage.b.ld, float(problem_.beta), ops.c<float>(), storage.c.ld);
         });
     ops.copyCTo(result);
     return t;

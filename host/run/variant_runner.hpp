@@ -25,7 +25,7 @@ class VariantRunner {
   virtual ~VariantRunner() = default;
   // Runs `warmup` untimed and `reps` timed GEMMs, each from a reset C (C0, or NaN when
   // beta == 0), and leaves the last run's C in `result`.
-  virtual Timings run(int warmup, int reps, std::vector<float>& result) = 0;
+  virtual Timings run(int warmup, int reps, std::vector<double>& result) = 0;
   // After run(): whether every matrix it touched kept its guards and the inputs are unchanged
   // (memory_check.hpp). Repairs what it finds, so the next variant starts clean.
   virtual MemoryCheck checkMemory() = 0;

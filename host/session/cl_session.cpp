@@ -21,16 +21,18 @@ void ClSession::upload(const Problem& problem) {
   problem_ = &problem;
   c_storage_ = problem.storage().c;
   initial_c_ = initialStoredC(problem);
-  const std::vector<float>& a_stored = problem.storedA();
-  const std::vector<float>& b_stored = problem.storedB();
+  const HostMatrix& a_stored = problem.storedA();
+  const HostMatrix& b_stored = problem.storedB();
+  const Precision precision = problem.precision;
   // The previous size's buffers go first, so two sizes never hold device memory together.
   a_ = b_ = c_ = GuardedClBuffer();
-  a_ = GuardedClBuffer(context_, queue_, info_, CL_MEM_READ_ONLY, a_stored.size(), "A");
-  b_ = GuardedClBuffer(context_, queue_, info_, CL_MEM_READ_ONLY, b_stored.size(), "B");
-  c_ = GuardedClBuffer(context_, queue_, info_, CL_MEM_READ_WRITE, c_storage_.count(), "C");
+  a_ = GuardedClBuffer(context_, queue_, info_, CL_MEM_READ_ONLY, a_stored.size(), "A", precision);
+  b_ = GuardedClBuffer(context_, queue_, info_, CL_MEM_READ_ONLY, b_stored.size(), "B", precision);
+  c_ = GuardedClBuffer(context_, queue_, info_, CL_MEM_READ_WRITE, c_storage_.count(), "C",
+                       precision);
   try {
-    queue_.enqueueWriteBuffer(a(), CL_TRUE, 0, a_stored.size() * sizeof(float), a_stored.data());
-    queue_.enqueueWriteBuffer(b(), CL_TRUE, 0, b_stored.size() * sizeof(float), b_stored.data());
+    queue_.enqueueWriteBuffer(a(), CL_TRUE, 0, a_stored.bytes(), a_stored.data());
+    queue_.enqueueWriteBuffer(b(), CL_TRUE, 0, b_stored.bytes(), b_stored.data());
   } catch (const cl::Error& e) {
     rethrowClError(e);
   }
@@ -49,31 +51,28 @@ cl::Buffer ClSession::cRows(int first, int rows) {
 void ClSession::resetC() {
   try {
     if (!initial_c_.empty()) {
-      queue_.enqueueWriteBuffer(c(), CL_FALSE, 0, initial_c_.size() * sizeof(float),
-                                initial_c_.data());
+      queue_.enqueueWriteBuffer(c(), CL_FALSE, 0, initial_c_.bytes(), initial_c_.data());
     } else {
-      c_.fill(queue_, std::numeric_limits<float>::quiet_NaN());
+      c_.fill(queue_, std::numeric_limits<double>::quiet_NaN());
     }
   } catch (const cl::Error& e) {
     rethrowClError(e);
   }
 }
 
-void ClSession::readC(std::vector<float>& result) {
-  const bool packed = c_storage_.packedRowMajor();
-  std::vector<float> stored;
-  std::vector<float>& target = packed ? result : stored;
-  target.resize(c_storage_.count());
+void ClSession::readC(std::vector<double>& result) {
+  HostMatrix stored(problem_->precision, c_storage_.count());
   try {
-    queue_.enqueueReadBuffer(c(), CL_TRUE, 0, target.size() * sizeof(float), target.data());
+    queue_.enqueueReadBuffer(c(), CL_TRUE, 0, stored.bytes(), stored.data());
   } catch (const cl::Error& e) {
     rethrowClError(e);
   }
-  if (!packed) gatherResult(stored.data(), c_storage_, result, c_gaps_);
+  gatherResult(stored, c_storage_, result, c_gaps_);
 }
 
 GuardedClBuffer ClSession::scratch(std::size_t count, const std::string& name) {
-  return GuardedClBuffer(context_, queue_, info_, CL_MEM_READ_WRITE, count, name);
+  return GuardedClBuffer(context_, queue_, info_, CL_MEM_READ_WRITE, count, name,
+                         problem_ ? problem_->precision : Precision::kFp32);
 }
 
 MemoryCheck ClSession::checkMemory() {

@@ -37,7 +37,8 @@ class ClSession {
   // alignment.
   cl::Buffer aRows(int first, int rows);
   cl::Buffer cRows(int first, int rows);
-  // A scratch matrix of `count` floats between canaries, e.g. B transposed.
+  // A scratch matrix of `count` elements of the problem's precision between canaries, e.g. B
+  // transposed.
   GuardedClBuffer scratch(std::size_t count, const std::string& name);
 
   // Enqueues the reset of C before a run: C0 when beta != 0, else NaN, so a run never sees the
@@ -46,7 +47,7 @@ class ClSession {
   void resetC();
   // Blocking read of C into `result`, as the logical matrix (M x N, row-major); what a run wrote
   // into C's gaps is reported by the next checkMemory.
-  void readC(std::vector<float>& result);
+  void readC(std::vector<double>& result);
   // After a variant's run: the guards of A, B and C, and A and B against the problem's. Whatever
   // a variant broke is repaired, so the next one starts clean.
   MemoryCheck checkMemory();
@@ -60,8 +61,8 @@ class ClSession {
   const Problem* problem_ = nullptr;
   GuardedClBuffer a_, b_, c_;
   MatrixStorage c_storage_;
-  std::vector<float> initial_c_;  // initialStoredC: what resetC writes, or empty (a NaN fill)
-  MemoryCheck c_gaps_;            // what readC found in C's gaps, for checkMemory
+  HostMatrix initial_c_;  // initialStoredC: what resetC writes, or empty (a NaN fill)
+  MemoryCheck c_gaps_;    // what readC found in C's gaps, for checkMemory
 };
 
 }  // namespace clgemm

@@ -12,21 +12,37 @@
 
 namespace clgemm {
 
-// One matrix with kGuardFloats canaries on each side.
+// One matrix of `count` elements of `precision` with kGuardBytes of canaries (the float pattern,
+// whatever the precision) on each side.
 class GuardedHostMatrix {
  public:
-  GuardedHostMatrix(std::string name, std::size_t count);
+  GuardedHostMatrix(std::string name, std::size_t count, Precision precision);
 
-  float* data() { return storage_.data() + kGuardFloats; }
-  const float* data() const { return storage_.data() + kGuardFloats; }
+  void* data() { return base() + kGuardBytes; }
+  const void* data() const { return base() + kGuardBytes; }
+  template <typename T>
+  T* as() {
+    return static_cast<T*>(data());
+  }
+  template <typename T>
+  const T* as() const {
+    return static_cast<const T*>(data());
+  }
   std::size_t size() const { return count_; }
+  Precision precision() const { return precision_; }
   // Adds a finding for each guard that is no longer all canaries.
   void checkGuards(MemoryCheck& out) const;
 
  private:
+  unsigned char* base() { return reinterpret_cast<unsigned char*>(storage_.data()); }
+  const unsigned char* base() const {
+    return reinterpret_cast<const unsigned char*>(storage_.data());
+  }
+
   std::string name_;
   std::size_t count_;
-  std::vector<float> storage_;
+  Precision precision_;
+  std::vector<double> storage_;  // doubles, so that the matrix is aligned for either type
 };
 
 class HostOperands {
@@ -34,15 +50,24 @@ class HostOperands {
   // Copies A and B of `problem`; C is sized and left for resetC.
   explicit HostOperands(const Problem& problem);
 
-  // The stored matrices (Problem::storage() says how they lie).
-  const float* a() const { return a_.data(); }
-  const float* b() const { return b_.data(); }
-  float* c() { return c_.data(); }
+  // The stored matrices (Problem::storage() says how they lie), as the problem's element type.
+  template <typename T>
+  const T* a() const {
+    return a_.as<T>();
+  }
+  template <typename T>
+  const T* b() const {
+    return b_.as<T>();
+  }
+  template <typename T>
+  T* c() {
+    return c_.as<T>();
+  }
   // C before a run: C0 when beta != 0, else NaN, so an element never written cannot pass; the
   // canary in C's gaps.
   void resetC();
   // C as the logical matrix (M x N, row-major); what was written into its gaps goes to check().
-  void copyCTo(std::vector<float>& result);
+  void copyCTo(std::vector<double>& result);
   // The guards of all three, A and B against the problem's, and C's gaps.
   MemoryCheck check() const;
 
@@ -50,7 +75,7 @@ class HostOperands {
   const Problem& problem_;
   GemmStorage storage_;
   GuardedHostMatrix a_, b_, c_;
-  std::vector<float> initial_c_;  // initialStoredC, or empty (a NaN fill)
+  HostMatrix initial_c_;  // initialStoredC, or empty (a NaN fill)
   MemoryCheck c_gaps_;
 };
 

@@ -13,18 +13,18 @@ namespace clgemm {
 namespace {
 
 // A, B and C together, as stored (gaps included).
-std::uint64_t threeMatricesBytes(const GemmStorage& s) {
-  return (std::uint64_t(s.a.count()) + s.b.count() + s.c.count()) * sizeof(float);
+std::uint64_t threeMatricesBytes(const GemmStorage& s, Precision precision) {
+  return (std::uint64_t(s.a.count()) + s.b.count() + s.c.count()) * elementBytes(precision);
 }
 
-std::uint64_t largestStoredBytes(const GemmStorage& s) {
-  return std::max({s.a.count(), s.b.count(), s.c.count()}) * sizeof(float);
+std::uint64_t largestStoredElements(const GemmStorage& s) {
+  return std::max({s.a.count(), s.b.count(), s.c.count()});
 }
 
 // The kernels index with 32-bit ints, which keeps the address arithmetic cheap on GPUs; the CPU
 // paths share the limit. Gaps count: an index reaches across them.
 void checkIndexable(int m, int n, int k, const GemmStorage& s) {
-  if (largestStoredBytes(s) / sizeof(float) > std::uint64_t(INT_MAX)) {
+  if (largestStoredElements(s) > std::uint64_t(INT_MAX)) {
     throw UsageError("a matrix of M=" + std::to_string(m) + " N=" + std::to_string(n) +
                      " K=" + std::to_string(k) +
                      " spans more than 2^31-1 elements (leading dimensions included), beyond the "
@@ -34,9 +34,10 @@ void checkIndexable(int m, int n, int k, const GemmStorage& s) {
 
 }  // namespace
 
-void checkProblemFits(const DeviceInfo& device, int m, int n, int k, const GemmShape& shape) {
+void checkProblemFits(const DeviceInfo& device, int m, int n, int k, const GemmShape& shape,
+                      Precision precision) {
   const GemmStorage storage = gemmStorage(m, n, k, shape);
-  const std::uint64_t largest = largestStoredBytes(storage);
+  const std::uint64_t largest = largestStoredElements(storage) * elementBytes(precision);
   // Each matrix is allocated with its two guards (guarded_cl_buffer.hpp).
   const std::uint64_t allocation = largest + 2 * GuardedClBuffer::guardBytes(device);
   if (allocation > device.max_alloc_bytes) {
@@ -46,7 +47,7 @@ void checkProblemFits(const DeviceInfo& device, int m, int n, int k, const GemmS
                        ", more than the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE (" +
                        formatBytes(device.max_alloc_bytes) + "); choose smaller sizes");
   }
-  const std::uint64_t total = threeMatricesBytes(storage);
+  const std::uint64_t total = threeMatricesBytes(storage, precision);
   if (total > device.global_mem_bytes) {
     throw RuntimeError("CL_MEM_OBJECT_ALLOCATION_FAILURE: A, B and C need " + formatBytes(total) +
                        ", more than the device's global memory (" +
@@ -55,9 +56,13 @@ void checkProblemFits(const DeviceInfo& device, int m, int n, int k, const GemmS
   checkIndexable(m, n, k, storage);
 }
 
-void checkHostProblemFits(std::uint64_t host_bytes, int m, int n, int k, const GemmShape& shape) {
+void checkHostProblemFits(std::uint64_t host_bytes, int m, int n, int k, const GemmShape& shape,
+                          Precision precision) {
   const GemmStorage storage = gemmStorage(m, n, k, shape);
-  const std::uint64_t needed = threeMatricesBytes(storage);
+  // The stored matrices and the logical ones the reference reads (doubles).
+  const std::uint64_t needed =
+      threeMatricesBytes(storage, precision) +
+      (std::uint64_t(m) * k + std::uint64_t(k) * n + std::uint64_t(m) * n) * sizeof(double);
   if (host_bytes != 0 && needed > host_bytes) {
     throw RuntimeError("out of host memory: M=" + std::to_string(m) + " N=" + std::to_string(n) +
                        " K=" + std::to_string(k) + " needs " + formatBytes(needed) +

@@ -49,7 +49,7 @@ std::vector<ConfirmedCandidate> confirmCandidates(
     const std::function<void(const std::string& what)>& on_step) {
   std::vector<ConfirmedCandidate> confirmed(candidates.size());
   std::vector<std::unique_ptr<ClGemmRunner>> runners(candidates.size());
-  std::vector<float> c;
+  std::vector<double> c;
   std::vector<std::string> to_build;
   for (std::size_t i : candidates)
     if (auto options =
