@@ -6,6 +6,7 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "registry/kernels.hpp"
@@ -286,6 +287,120 @@ TEST(CpuParameters, ConstraintsNameTheDefine) {
   const auto r = runClgemm({"--kernel", "cpu-blocked", "-D", "BS_C=0", "--size", "8"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("BS_C=0"), std::string::npos) << r.err;
+}
+
+// --precision fp64: CLBlast's DGEMM (on the OpenCL device) and OpenBLAS's cblas_dgemm in both
+// layouts, all four transposes, leading dimensions past the least, odd sizes, alpha and beta not
+// 1 and 0, each judged in DBL_EPSILON units against the compensated reference (so an SGEMM's
+// result, 2^29 times less exact, would fail). The CPU paths have FP32 micro-kernels only and are
+// skipped, saying so. A device without double precision skips CLBlast with the reason.
+TEST(Fp64, BaselinesTakeEveryLayoutAndTransposeCpuPathsAreSkipped) {
+  const std::vector<std::string> variants = {"cpu-naive", "cpu-packed", "clblast", "openblas"};
+  const json doc = runJson({"--kernel",    "cpu-naive,cpu-packed",
+                            "--compare",   "clblast,openblas",
+                            "--precision", "fp64",
+                            "--sizes",     "33x17x9,100x37x129",
+                            "--layout",    "row,col",
+                            "--trans-a",   "n,t",
+                            "--trans-b",   "n,t",
+                            "--lda",       "131",
+                            "--ldb",       "133",
+                            "--ldc",       "103",
+                            "--alpha",     "1.5",
+                            "--beta",      "-0.5"});
+  struct Size {
+    int m, n, k;
+  };
+  const Size sizes[] = {{33, 17, 9}, {100, 37, 129}};
+  std::vector<std::pair<std::string, std::string>> shapes;  // layout, transposes
+  for (const char* layout : {"row", "col"})
+    for (const char* a : {"n", "t"})
+      for (const char* b : {"n", "t"}) shapes.push_back({layout, std::string(a) + b});
+  ASSERT_EQ(doc["results"].size(), std::size(sizes) * shapes.size() * variants.size())
+      << doc.dump();
+  const bool device_has_fp64 = clgemm_test::defaultDevice().has_fp64;
+  std::size_t i = 0, ran = 0;
+  for (const Size& size : sizes) {
+    for (const auto& [layout, trans] : shapes) {
+      for (const std::string& variant : variants) {
+        const json& row = doc["results"][i++];
+        SCOPED_TRACE(variant + " " + std::to_string(size.m) + "x" + std::to_string(size.n) + "x" +
+                     std::to_string(size.k) + " " + layout + " " + trans);
+        ASSERT_EQ(row["variant"], variant);
+        EXPECT_EQ(row["m"], size.m);
+        EXPECT_EQ(row["k"], size.k);
+        EXPECT_EQ(row["layout"], layout);
+        EXPECT_EQ(row["trans_a"], trans.substr(0, 1));
+        EXPECT_EQ(row["trans_b"], trans.substr(1, 1));
+        EXPECT_EQ(row["lda"], 131);
+        const std::string message = row["message"].is_string() ? row["message"] : "";
+        if (variant.rfind("cpu-", 0) == 0) {
+          EXPECT_EQ(row["status"], "skipped") << row.dump();
+          EXPECT_NE(message.find(variant + " computes in fp32 only"), std::string::npos) << message;
+          EXPECT_TRUE(row["err_ratio"].is_null()) << row.dump();
+          continue;
+        }
+        if ((variant == "clblast" && !kClblastBuilt) ||
+            (variant == "openblas" && !kOpenblasBuilt)) {
+          EXPECT_EQ(row["status"], "skipped") << row.dump();
+          continue;
+        }
+        if (variant == "clblast" && !device_has_fp64) {
+          EXPECT_EQ(row["status"], "skipped") << row.dump();
+          EXPECT_NE(message.find("cl_khr_fp64"), std::string::npos) << message;
+          continue;
+        }
+        EXPECT_EQ(row["status"], "ok") << row.dump();
+        EXPECT_EQ(row["alpha"], 1.5);
+        EXPECT_EQ(row["beta"], -0.5);
+        EXPECT_EQ(row["check"], "full");
+        ASSERT_TRUE(row["err_ratio"].is_number()) << row.dump();
+        EXPECT_EQ(row["err_threshold"], 16.0);
+        EXPECT_LT(row["err_ratio"].get<double>(), 16.0) << row.dump();
+        ++ran;
+      }
+    }
+  }
+  // Every baseline row that could run did: none went missing as a skip.
+  const std::size_t clblast_rows = kClblastBuilt && device_has_fp64 ? 16 : 0;
+  EXPECT_EQ(ran, (kOpenblasBuilt ? 16u : 0u) + clblast_rows);
+}
+
+// pocl's CPU device has cl_khr_fp64; if a build of it lacked it, the test above would only check
+// CLBlast's skip, so say so here rather than pass silently.
+TEST(Fp64, TheTestDeviceHasDoublePrecision) {
+  const auto& device = clgemm_test::defaultDevice();
+  if (device.name.find("pthread") == std::string::npos &&
+      device.name.find("cpu") == std::string::npos)
+    GTEST_SKIP() << "not pocl's CPU device: " << device.name;
+  EXPECT_TRUE(device.has_fp64) << device.name << " reports no cl_khr_fp64";
+}
+
+// --precision fp32,fp64 sweeps both, FP32's rows first (size, precision, shape, variant): the CPU
+// path runs in FP32 and is skipped in FP64, the libraries run in both, each judged in its
+// precision's epsilon (the CPU path's FP32 result would fail the FP64 check).
+TEST(Fp64, APrecisionListSweepsBothInOrder) {
+  const json doc = runJson({"--kernel",    "cpu-packed", "--compare", "clblast,openblas",
+                            "--precision", "fp32,fp64",  "-m",        "33",
+                            "-n",          "17",         "-k",        "9",
+                            "--layout",    "col",        "--trans-a", "t",
+                            "--ldc",       "40",         "--beta",    "0.5"});
+  ASSERT_EQ(variantsOf(doc), (std::vector<std::string>{"cpu-packed", "clblast", "openblas",
+                                                       "cpu-packed", "clblast", "openblas"}))
+      << doc.dump();
+  const auto& rows = doc["results"];
+  EXPECT_EQ(rows[0]["status"], "ok") << rows[0].dump();
+  EXPECT_EQ(rows[3]["status"], "skipped") << rows[3].dump();
+  EXPECT_NE(rows[3]["message"].get<std::string>().find("fp32 only"), std::string::npos)
+      << rows[3].dump();
+  for (int r : {1, 2, 4, 5}) {
+    const bool built = rows[r]["variant"] == "clblast" ? kClblastBuilt : kOpenblasBuilt;
+    if (!built) continue;
+    EXPECT_EQ(rows[r]["status"], "ok") << rows[r].dump();
+    EXPECT_EQ(rows[r]["ldc"], 40) << rows[r].dump();
+    ASSERT_TRUE(rows[r]["err_ratio"].is_number()) << rows[r].dump();
+    EXPECT_LT(rows[r]["err_ratio"].get<double>(), 16.0) << rows[r].dump();
+  }
 }
 
 }  // namespace

@@ -43,18 +43,23 @@ TEST(Canary, IsANaNThatOrdinaryNaNsAreNot) {
 }
 
 TEST(GuardedHostMatrix, UntouchedIsClean) {
-  GuardedHostMatrix c("C", 100);
-  for (std::size_t i = 0; i < c.size(); ++i) c.data()[i] = float(i);
+  GuardedHostMatrix c("C", 100, clgemm::Precision::kFp32);
+  for (std::size_t i = 0; i < c.size(); ++i) c.as<float>()[i] = float(i);
   MemoryCheck out;
   c.checkGuards(out);
+  EXPECT_TRUE(out.clean()) << out.describe();
+  // FP64: the matrix is 100 doubles, every one of them writable without touching a guard.
+  GuardedHostMatrix d("C", 100, clgemm::Precision::kFp64);
+  for (std::size_t i = 0; i < d.size(); ++i) d.as<double>()[i] = double(i);
+  d.checkGuards(out);
   EXPECT_TRUE(out.clean()) << out.describe();
 }
 
 TEST(GuardedHostMatrix, NamesWritesPastEitherEnd) {
-  GuardedHostMatrix c("C", 100);
-  c.data()[100] = 1.0f;  // just past the end
-  c.data()[103] = 2.0f;  // three further
-  c.data()[-5] = 3.0f;   // before the start
+  GuardedHostMatrix c("C", 100, clgemm::Precision::kFp32);
+  c.as<float>()[100] = 1.0f;  // just past the end
+  c.as<float>()[103] = 2.0f;  // three further
+  c.as<float>()[-5] = 3.0f;   // before the start
   MemoryCheck out;
   c.checkGuards(out);
   ASSERT_EQ(out.findings.size(), 2u) << out.describe();
@@ -63,6 +68,19 @@ TEST(GuardedHostMatrix, NamesWritesPastEitherEnd) {
   EXPECT_EQ(out.describe(),
             "memory check failed: 1 float written before the start of C (the nearest 5 before "
             "it); 2 floats written after the end of C (the nearest 1 past it)");
+}
+
+// The guards hold the float canary in either precision, so a double written past an FP64 matrix
+// shows as the two floats it overwrote.
+TEST(GuardedHostMatrix, Fp64WritesPastEitherEndAreFound) {
+  GuardedHostMatrix c("C", 100, clgemm::Precision::kFp64);
+  c.as<double>()[100] = 1.0;  // just past the end
+  c.as<double>()[-1] = 2.0;   // just before the start
+  MemoryCheck out;
+  c.checkGuards(out);
+  ASSERT_EQ(out.findings.size(), 2u) << out.describe();
+  EXPECT_EQ(out.findings[0], "2 floats written before the start of C (the nearest 1 before it)");
+  EXPECT_EQ(out.findings[1], "2 floats written after the end of C (the nearest 1 past it)");
 }
 
 TEST(ChangedElements, NamesTheFirstChangeAcrossSlices) {
@@ -93,13 +111,29 @@ TEST(ChangedElements, ComparesBitsSoNaNEqualsItselfAndSignedZerosDiffer) {
   EXPECT_EQ(changed.count(), 1u);
 }
 
+// FP64 elements compared as doubles: a change in the low bits a float would not hold is found,
+// and reported with the double's value.
+TEST(ChangedElements, Fp64ComparesWholeDoubles) {
+  const std::vector<double> original = {1.0, 2.0, 0.1, 4.0};
+  std::vector<double> now = original;
+  now[2] = std::nextafter(0.1, 1.0);  // the same float, another double
+  ChangedElements changed;
+  changed.scan(now.data(), original.data(), 4, 0, clgemm::Precision::kFp64);
+  EXPECT_EQ(changed.count(), 1u);
+  MemoryCheck out;
+  changed.report("A", 2, out);  // 2 x 2: element 2 is A[1,0]
+  ASSERT_EQ(out.findings.size(), 1u);
+  EXPECT_TRUE(contains(out.findings[0], "A changed: 1 element differs, the first A[1,0] = "))
+      << out.findings[0];
+}
+
 TEST(HostOperands, CleanAfterAnHonestProduct) {
   const clgemm::Problem p = clgemm::makeRandomProblem(7, 5, 3, 1.0f, 0.5f, 1);
   HostOperands ops(p);
   ops.resetC();
-  for (int i = 0; i < p.m * p.n; ++i) ops.c()[i] += ops.a()[i % (p.m * p.k)];
+  for (int i = 0; i < p.m * p.n; ++i) ops.c<float>()[i] += ops.a<float>()[i % (p.m * p.k)];
   EXPECT_TRUE(ops.check().clean()) << ops.check().describe();
-  std::vector<float> c;
+  std::vector<double> c;
   ops.copyCTo(c);
   EXPECT_EQ(c.size(), std::size_t(p.m * p.n));
 }
@@ -108,9 +142,9 @@ TEST(HostOperands, ResetCIsNaNWithoutBetaAndC0With) {
   const clgemm::Problem zero_beta = clgemm::makeRandomProblem(4, 3, 2, 1.0f, 0.0f, 1);
   HostOperands a(zero_beta);
   a.resetC();
-  std::vector<float> c;
+  std::vector<double> c;
   a.copyCTo(c);
-  for (float v : c) EXPECT_TRUE(std::isnan(v));
+  for (double v : c) EXPECT_TRUE(std::isnan(v));
 
   const clgemm::Problem with_beta = clgemm::makeRandomProblem(4, 3, 2, 1.0f, 2.0f, 1);
   HostOperands b(with_beta);
@@ -122,11 +156,40 @@ TEST(HostOperands, ResetCIsNaNWithoutBetaAndC0With) {
 TEST(HostOperands, FindsChangedInputsAndOverrunC) {
   const clgemm::Problem p = clgemm::makeRandomProblem(4, 3, 2, 1.0f, 0.0f, 1);
   HostOperands ops(p);
-  const_cast<float*>(ops.a())[5] = 9.0f;  // A is 4 x 2: A[2,1]
-  ops.c()[12] = 1.0f;                     // one past the end of 4 x 3
+  const_cast<float*>(ops.a<float>())[5] = 9.0f;  // A is 4 x 2: A[2,1]
+  ops.c<float>()[12] = 1.0f;                     // one past the end of 4 x 3
   const MemoryCheck out = ops.check();
   ASSERT_EQ(out.findings.size(), 2u) << out.describe();
   EXPECT_EQ(out.findings[0], "1 float written after the end of C (the nearest 1 past it)");
+  EXPECT_TRUE(contains(out.findings[1], "A changed: 1 element differs, the first A[2,1] = 9"))
+      << out.findings[1];
+}
+
+// The same in FP64: C0 comes back with every one of its 53 bits, and a double written into A or
+// past C is found.
+TEST(HostOperands, Fp64ResetCopyAndCheck) {
+  const clgemm::Precision fp64 = clgemm::Precision::kFp64;
+  const clgemm::Problem zero_beta = clgemm::makeRandomProblem(4, 3, 2, 1.0, 0.0, 1, {}, fp64);
+  HostOperands a(zero_beta);
+  a.resetC();
+  std::vector<double> c;
+  a.copyCTo(c);
+  for (double v : c) EXPECT_TRUE(std::isnan(v));
+
+  const clgemm::Problem with_beta = clgemm::makeRandomProblem(4, 3, 2, 1.0, 2.0, 1, {}, fp64);
+  HostOperands b(with_beta);
+  b.resetC();
+  b.copyCTo(c);
+  EXPECT_EQ(c, with_beta.c0);
+  EXPECT_TRUE(b.check().clean()) << b.check().describe();
+
+  const clgemm::Problem p = clgemm::makeRandomProblem(4, 3, 2, 1.0, 0.0, 1, {}, fp64);
+  HostOperands ops(p);
+  const_cast<double*>(ops.a<double>())[5] = 9.0;  // A is 4 x 2: A[2,1]
+  ops.c<double>()[12] = 1.0;                      // one past the end of 4 x 3
+  const MemoryCheck out = ops.check();
+  ASSERT_EQ(out.findings.size(), 2u) << out.describe();
+  EXPECT_EQ(out.findings[0], "2 floats written after the end of C (the nearest 1 past it)");
   EXPECT_TRUE(contains(out.findings[1], "A changed: 1 element differs, the first A[2,1] = 9"))
       << out.findings[1];
 }

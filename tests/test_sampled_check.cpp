@@ -30,10 +30,13 @@ constexpr int kM = 150, kN = 37, kK = 129;
 constexpr std::size_t kRows = 16, kVectors = 2;
 constexpr std::uint64_t kSeed = 7;
 
-// What a correct kernel would produce: the double reference rounded to float.
-std::vector<float> correctC(const Problem& p) {
+// What a correct FP32 kernel would produce: the double reference rounded to float (and held as
+// doubles, as the runners return every result).
+std::vector<double> correctC(const Problem& p) {
   const clgemm::Reference ref = computeReference(p);
-  return std::vector<float>(ref.c.begin(), ref.c.end());
+  std::vector<double> c(ref.c.size());
+  for (std::size_t i = 0; i < c.size(); ++i) c[i] = double(float(ref.c[i]));
+  return c;
 }
 
 bool sampled(const SampledReference& ref, std::size_t row) {
@@ -69,7 +72,7 @@ TEST_P(SampledCheck, AWrongSampledElementFails) {
   const float beta = GetParam();
   const Problem p = makeRandomProblem(kM, kN, kK, 1.0f, beta, 12);
   const SampledReference ref = computeSampledReference(p, kRows, kVectors, kSeed);
-  std::vector<float> c = correctC(p);
+  std::vector<double> c = correctC(p);
   const std::size_t row = kM - 1, col = 5;
   c[row * kN + col] += 10.0f;
   const Verification v = verifySampled(ref, c);
@@ -87,7 +90,7 @@ TEST_P(SampledCheck, AWrongElementOutsideTheSampleFailsThroughCx) {
   const SampledReference ref = computeSampledReference(p, kRows, kVectors, kSeed);
   const std::size_t row = unsampledRow(ref, kM);
   ASSERT_FALSE(sampled(ref, row));
-  std::vector<float> c = correctC(p);
+  std::vector<double> c = correctC(p);
   c[row * kN + 20] = 1e3f;
   const Verification v = verifySampled(ref, c);
   EXPECT_FALSE(v.passed);
@@ -103,7 +106,7 @@ TEST_P(SampledCheck, ANaNOutsideTheSampleFails) {
   const Problem p = makeRandomProblem(kM, kN, kK, 1.0f, beta, 14);
   const SampledReference ref = computeSampledReference(p, kRows, kVectors, kSeed);
   const std::size_t row = unsampledRow(ref, kM);
-  std::vector<float> c = correctC(p);
+  std::vector<double> c = correctC(p);
   c[row * kN + 3] = std::numeric_limits<float>::quiet_NaN();
   const Verification v = verifySampled(ref, c);
   EXPECT_FALSE(v.passed);
@@ -164,7 +167,7 @@ TEST(SampledNaNInput, OutsideTheSample) {
   const SampledReference ref = computeSampledReference(p, kRows, kVectors, kSeed);
   ASSERT_EQ(ref.rows, clean.rows) << "the sample must not depend on the values";
   ASSERT_FALSE(sampled(ref, row));
-  const std::vector<float> c = correctC(p);
+  const std::vector<double> c = correctC(p);
   for (std::size_t j = 0; j < std::size_t(kN); ++j)
     ASSERT_TRUE(std::isnan(c[row * kN + j])) << "reference row " << row << " col " << j;
   ASSERT_TRUE(std::isnan(ref.x_ref[0][row]));
@@ -173,7 +176,7 @@ TEST(SampledNaNInput, OutsideTheSample) {
   EXPECT_TRUE(good.passed) << good.describe();
 
   // The row computed as if A had no NaN: every NaN replaced by a number.
-  std::vector<float> wrong = c;
+  std::vector<double> wrong = c;
   for (std::size_t j = 0; j < std::size_t(kN); ++j) wrong[row * kN + j] = 0.0f;
   const Verification bad = verifySampled(ref, wrong);
   EXPECT_FALSE(bad.passed);
@@ -188,11 +191,11 @@ TEST(SampledNaNInput, InASampledRow) {
   p.a[row * kK + 3] = std::numeric_limits<float>::quiet_NaN();
   const SampledReference ref = computeSampledReference(p, kRows, kVectors, kSeed);
   ASSERT_TRUE(sampled(ref, row));
-  const std::vector<float> c = correctC(p);
+  const std::vector<double> c = correctC(p);
   ASSERT_TRUE(std::isnan(c[row * kN + 8]));
   EXPECT_TRUE(verifySampled(ref, c).passed) << verifySampled(ref, c).describe();
 
-  std::vector<float> wrong = c;
+  std::vector<double> wrong = c;
   wrong[row * kN + 8] = 0.0f;
   const Verification bad = verifySampled(ref, wrong);
   EXPECT_FALSE(bad.passed);
@@ -203,7 +206,7 @@ TEST(SampledNaNInput, InASampledRow) {
 
 TEST(ResultCheckKind, FollowsTheMode) {
   const Problem p = makeRandomProblem(40, 30, 20, 1.0f, 0.0f, 41);
-  const std::vector<float> c = correctC(p);
+  const std::vector<double> c = correctC(p);
   const clgemm::ResultCheck sampled(p, clgemm::CheckMode::kSampled, kSeed);
   EXPECT_EQ(sampled.kind(), "sampled");
   EXPECT_TRUE(sampled(c).passed);
@@ -216,7 +219,7 @@ TEST(ResultCheckKind, FollowsTheMode) {
   EXPECT_EQ(automatic.kind(), "full");
 
   // Both kinds reject a wrong value in row 0, which the sample always holds.
-  std::vector<float> wrong = c;
+  std::vector<double> wrong = c;
   wrong[7] += 5.0f;
   EXPECT_FALSE(sampled(wrong).passed);
   EXPECT_FALSE(full(wrong).passed);

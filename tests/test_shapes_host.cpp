@@ -49,8 +49,9 @@ std::vector<GemmShape> everyShape(int lda, int ldb, int ldc) {
 std::string label(const GemmShape& shape) { return clgemm::shapeLabel(shape); }
 
 // C = alpha op(A) op(B) + beta C0 from the logical matrices, in double, with each element's bound
-// on the float error: (k + 2) eps times the sum of the magnitudes of its terms, above the worst
-// case of any order of float sums (about k eps / 2 of it) and well below a wrong or missing term.
+// on the error of the problem's precision: (k + 2) eps times the sum of the magnitudes of its
+// terms, above the worst case of any order of sums (about k eps / 2 of it) and well below a wrong
+// or missing term.
 struct Reference {
   std::vector<double> c, bound;
 };
@@ -59,7 +60,7 @@ Reference reference(const Problem& p) {
   Reference r;
   r.c.resize(std::size_t(p.m) * p.n);
   r.bound.resize(r.c.size());
-  const double eps = std::numeric_limits<float>::epsilon();
+  const double eps = clgemm::machineEpsilon(p.precision);
   for (int i = 0; i < p.m; ++i)
     for (int j = 0; j < p.n; ++j) {
       double acc = 0.0, magnitude = 0.0;
@@ -77,7 +78,7 @@ Reference reference(const Problem& p) {
 }
 
 // Element by element within the reference's bound, naming the first that is off.
-void expectMatches(const std::vector<float>& got, const Reference& want, int n) {
+void expectMatches(const std::vector<double>& got, const Reference& want, int n) {
   ASSERT_EQ(got.size(), want.c.size());
   for (std::size_t i = 0; i < got.size(); ++i) {
     ASSERT_NEAR(got[i], want.c[i], want.bound[i]) << "C[" << i / n << "," << i % n << "]";
@@ -207,106 +208,143 @@ TEST(RowMajorGemm, RowMajorPassesThroughColumnMajorSwapsTheOperands) {
     for (int j = 0; j < n; ++j) EXPECT_EQ(c.c.at(j, i), cs.c.at(i, j));
 }
 
+// In both precisions: FP64 elements keep all 53 bits (1 + 2^-40 is no float), FP32 ones are
+// rounded to float.
 TEST(StoreMatrix, RoundTripsAndFillsTheGaps) {
   const int rows = 5, cols = 3;
-  std::vector<float> logical(rows * cols);
-  for (std::size_t i = 0; i < logical.size(); ++i) logical[i] = float(i + 1);
-  for (bool transposed : {false, true}) {
-    SCOPED_TRACE(transposed ? "transposed" : "as is");
-    const MatrixStorage s{rows, cols, (transposed ? rows : cols) + 2, transposed};
-    const std::vector<float> stored = clgemm::storeMatrix(logical, s, clgemm::canaryValue());
-    ASSERT_EQ(stored.size(), s.count());
-    // Element (1, 2) where the storage says, and the formula of gemm_shape.hpp.
-    EXPECT_EQ(stored[transposed ? 2 * s.ld + 1 : 1 * s.ld + 2], logical[1 * cols + 2]);
-    std::size_t canaries = 0;
-    for (float v : stored) canaries += clgemm::isCanary(v);
-    EXPECT_EQ(canaries, s.lines() * 2);
-    EXPECT_EQ(clgemm::gatherMatrix(stored, s), logical);
-    MemoryCheck gaps;
-    clgemm::checkGaps(stored.data(), s, "C", gaps);
-    EXPECT_TRUE(gaps.clean()) << gaps.describe();
+  std::vector<double> logical(rows * cols);
+  for (std::size_t i = 0; i < logical.size(); ++i)
+    logical[i] = double(i + 1) + std::ldexp(1.0, -40);
+  for (clgemm::Precision precision : {clgemm::Precision::kFp32, clgemm::Precision::kFp64}) {
+    const bool fp64 = precision == clgemm::Precision::kFp64;
+    std::vector<double> want = logical;
+    if (!fp64)
+      for (double& x : want) x = double(float(x));
+    for (bool transposed : {false, true}) {
+      SCOPED_TRACE(clgemm::precisionName(precision) + (transposed ? " transposed" : " as is"));
+      const MatrixStorage s{rows, cols, (transposed ? rows : cols) + 2, transposed};
+      const clgemm::HostMatrix stored = clgemm::storeMatrix(logical, s, precision);
+      ASSERT_EQ(stored.size(), s.count());
+      ASSERT_EQ(stored.precision(), precision);
+      ASSERT_EQ(stored.bytes(), s.count() * (fp64 ? sizeof(double) : sizeof(float)));
+      // Element (1, 2) where the storage says, and the formula of gemm_shape.hpp.
+      EXPECT_EQ(stored.get(transposed ? 2 * s.ld + 1 : 1 * s.ld + 2), want[1 * cols + 2]);
+      std::size_t canaries = 0;
+      for (std::size_t i = 0; i < stored.size(); ++i) {
+        canaries += stored.isCanaryAt(i);
+        if (fp64)
+          EXPECT_EQ(stored.isCanaryAt(i), clgemm::isCanary64(stored.f64()[i])) << i;
+        else
+          EXPECT_EQ(stored.isCanaryAt(i), clgemm::isCanary(stored.f32()[i])) << i;
+      }
+      EXPECT_EQ(canaries, s.lines() * 2);
+      EXPECT_EQ(clgemm::gatherMatrix(stored, s), want);
+      MemoryCheck gaps;
+      clgemm::checkGaps(stored.data(), precision, s, "C", gaps);
+      EXPECT_TRUE(gaps.clean()) << gaps.describe();
+    }
   }
+  // The FP64 canary is a NaN that an ordinary NaN is not, as the FP32 one is.
+  EXPECT_TRUE(std::isnan(clgemm::canaryValue64()));
+  EXPECT_TRUE(clgemm::isCanary64(clgemm::canaryValue64()));
+  EXPECT_FALSE(clgemm::isCanary64(std::numeric_limits<double>::quiet_NaN()));
+  EXPECT_FALSE(clgemm::isCanary64(double(clgemm::canaryValue())));
 }
 
 // ------------------------------------------------------------------------------------------------
 // The gap check
 
+// In either precision (the gaps are counted in the matrix's elements).
 TEST(CheckGaps, AWriteIntoAGapIsFoundAndNamed) {
-  const std::vector<float> logical(4 * 3, 1.0f);
-  const MatrixStorage rows{4, 3, 5, false};
-  std::vector<float> stored = clgemm::storeMatrix(logical, rows, clgemm::canaryValue());
-  stored[2 * 5 + 3] = 0.0f;  // row 2, the first float past its 3
-  stored[3 * 5 + 4] = 0.0f;
-  MemoryCheck out;
-  clgemm::checkGaps(stored.data(), rows, "C", out);
-  ASSERT_EQ(out.findings.size(), 1u) << out.describe();
-  EXPECT_EQ(out.findings[0],
-            "C: 2 floats written into the gaps between its stored rows (ld 5, rows of 3), the "
-            "first at row 2, offset 3");
+  for (clgemm::Precision precision : {clgemm::Precision::kFp32, clgemm::Precision::kFp64}) {
+    SCOPED_TRACE(clgemm::precisionName(precision));
+    const std::vector<double> logical(4 * 3, 1.0);
+    const MatrixStorage rows{4, 3, 5, false};
+    clgemm::HostMatrix stored = clgemm::storeMatrix(logical, rows, precision);
+    stored.set(2 * 5 + 3, 0.0);  // row 2, the first element past its 3
+    stored.set(3 * 5 + 4, 0.0);
+    MemoryCheck out;
+    clgemm::checkGaps(stored.data(), precision, rows, "C", out);
+    ASSERT_EQ(out.findings.size(), 1u) << out.describe();
+    EXPECT_EQ(out.findings[0],
+              "C: 2 elements written into the gaps between its stored rows (ld 5, rows of 3), the "
+              "first at row 2, offset 3");
 
-  const MatrixStorage columns{3, 4, 7, true};  // 4 columns of 3
-  stored = clgemm::storeMatrix(logical, columns, clgemm::canaryValue());
-  stored[1 * 7 + 6] = std::numeric_limits<float>::quiet_NaN();  // a NaN that is not the canary
-  out = {};
-  clgemm::checkGaps(stored.data(), columns, "C", out);
-  ASSERT_EQ(out.findings.size(), 1u) << out.describe();
-  EXPECT_EQ(out.findings[0],
-            "C: 1 float written into the gaps between its stored columns (ld 7, columns of 3), "
-            "the first at column 1, offset 6");
+    const MatrixStorage columns{3, 4, 7, true};  // 4 columns of 3
+    stored = clgemm::storeMatrix(logical, columns, precision);
+    // A NaN that is not the canary.
+    stored.set(1 * 7 + 6, std::numeric_limits<double>::quiet_NaN());
+    out = {};
+    clgemm::checkGaps(stored.data(), precision, columns, "C", out);
+    ASSERT_EQ(out.findings.size(), 1u) << out.describe();
+    EXPECT_EQ(out.findings[0],
+              "C: 1 element written into the gaps between its stored columns (ld 7, columns of 3), "
+              "the first at column 1, offset 6");
+  }
 }
 
 TEST(CheckGaps, GatherResultReportsOnlyWhatWasWritten) {
-  const std::vector<float> logical = {1, 2, 3, 4, 5, 6};
-  const MatrixStorage s{2, 3, 4, false};
-  std::vector<float> stored = clgemm::storeMatrix(logical, s, clgemm::canaryValue());
-  std::vector<float> result;
-  MemoryCheck gaps;
-  clgemm::gatherResult(stored.data(), s, result, gaps);
-  EXPECT_EQ(result, logical);
-  EXPECT_TRUE(gaps.clean()) << gaps.describe();
-  stored[3] = 7.0f;
-  clgemm::gatherResult(stored.data(), s, result, gaps);
-  EXPECT_EQ(result, logical);  // the gap is not part of C
-  EXPECT_EQ(gaps.findings.size(), 1u) << gaps.describe();
+  for (clgemm::Precision precision : {clgemm::Precision::kFp32, clgemm::Precision::kFp64}) {
+    SCOPED_TRACE(clgemm::precisionName(precision));
+    const std::vector<double> logical = {1, 2, 3, 4, 5, 6};
+    const MatrixStorage s{2, 3, 4, false};
+    clgemm::HostMatrix stored = clgemm::storeMatrix(logical, s, precision);
+    std::vector<double> result;
+    MemoryCheck gaps;
+    clgemm::gatherResult(stored, s, result, gaps);
+    EXPECT_EQ(result, logical);
+    EXPECT_TRUE(gaps.clean()) << gaps.describe();
+    stored.set(3, 7.0);
+    clgemm::gatherResult(stored, s, result, gaps);
+    EXPECT_EQ(result, logical);  // the gap is not part of C
+    EXPECT_EQ(gaps.findings.size(), 1u) << gaps.describe();
+  }
 }
 
 // HostOperands (what the CPU paths and OpenBLAS get) holds C as stored; copyCTo gathers it and
 // check() reports a write into its gaps, in either layout.
+template <typename T>
+void writeC(clgemm::HostOperands& ops, std::size_t at, double value) {
+  ops.c<T>()[at] = T(value);
+}
+
 TEST(HostOperandsGaps, ACleanRunPassesAWriteIntoAGapIsFound) {
-  for (Layout layout : {Layout::kRow, Layout::kCol}) {
-    Problem p = clgemm::makeRandomProblem(6, 4, 3, 1.0f, 0.5f, 7);
-    clgemm::applyShape(p, {layout, Trans::kN, Trans::kN, 0, 0, 9});
-    SCOPED_TRACE(label(p.shape));
-    const MatrixStorage c = p.storage().c;
-    ASSERT_TRUE(c.hasGaps());
-    for (bool stray : {false, true}) {
-      clgemm::HostOperands ops(p);
-      ops.resetC();
-      // An honest "product": every element of C, and nothing else.
-      for (int i = 0; i < p.m; ++i)
-        for (int j = 0; j < p.n; ++j) ops.c()[c.at(i, j)] = float(i * p.n + j);
-      if (stray) ops.c()[c.at(1, 0) + std::size_t(c.lineLength())] = 0.0f;  // past a line's end
-      std::vector<float> result;
-      ops.copyCTo(result);
-      ASSERT_EQ(result.size(), std::size_t(p.m) * p.n);
-      EXPECT_EQ(result[2 * p.n + 3], float(2 * p.n + 3));
-      const MemoryCheck found = ops.check();
-      if (!stray) {
-        EXPECT_TRUE(found.clean()) << found.describe();
-        continue;
+  for (clgemm::Precision precision : {clgemm::Precision::kFp32, clgemm::Precision::kFp64})
+    for (Layout layout : {Layout::kRow, Layout::kCol}) {
+      const GemmShape shape{layout, Trans::kN, Trans::kN, 0, 0, 9};
+      const Problem p = clgemm::makeRandomProblem(6, 4, 3, 1.0, 0.5, 7, shape, precision);
+      SCOPED_TRACE(clgemm::precisionName(precision) + " " + label(p.shape));
+      const MatrixStorage c = p.storage().c;
+      ASSERT_TRUE(c.hasGaps());
+      const auto write = precision == clgemm::Precision::kFp64 ? writeC<double> : writeC<float>;
+      for (bool stray : {false, true}) {
+        clgemm::HostOperands ops(p);
+        ops.resetC();
+        // An honest "product": every element of C, and nothing else.
+        for (int i = 0; i < p.m; ++i)
+          for (int j = 0; j < p.n; ++j) write(ops, c.at(i, j), double(i * p.n + j));
+        if (stray) write(ops, c.at(1, 0) + std::size_t(c.lineLength()), 0.0);  // past a line's end
+        std::vector<double> result;
+        ops.copyCTo(result);
+        ASSERT_EQ(result.size(), std::size_t(p.m) * p.n);
+        EXPECT_EQ(result[2 * p.n + 3], double(2 * p.n + 3));
+        const MemoryCheck found = ops.check();
+        if (!stray) {
+          EXPECT_TRUE(found.clean()) << found.describe();
+          continue;
+        }
+        ASSERT_EQ(found.findings.size(), 1u) << found.describe();
+        const std::string line = layout == Layout::kRow ? "row" : "column";
+        EXPECT_TRUE(
+            contains(found.findings[0],
+                     "C: 1 element written into the gaps between its stored " + line + "s (ld 9"))
+            << found.findings[0];
+        // The stray element sits after line 1 (row 1, or column 0 of a column-major C).
+        EXPECT_TRUE(contains(found.findings[0],
+                             "the first at " + line + " " + (layout == Layout::kRow ? "1" : "0")))
+            << found.findings[0];
       }
-      ASSERT_EQ(found.findings.size(), 1u) << found.describe();
-      const std::string line = layout == Layout::kRow ? "row" : "column";
-      EXPECT_TRUE(
-          contains(found.findings[0],
-                   "C: 1 float written into the gaps between its stored " + line + "s (ld 9"))
-          << found.findings[0];
-      // The stray float sits after line 1 (row 1, or column 0 of a column-major C).
-      EXPECT_TRUE(contains(found.findings[0],
-                           "the first at " + line + " " + (layout == Layout::kRow ? "1" : "0")))
-          << found.findings[0];
     }
-  }
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -319,27 +357,28 @@ clgemm::Strides stridesOf(const MatrixStorage& s) {
 
 // Runs cpuPackedGemm on the stored matrices of `p` and returns the logical C; gap writes go to
 // `gaps`.
-std::vector<float> runPacked(const Problem& p, const clgemm::PackedBlocking& blocking, int threads,
-                             MemoryCheck& gaps) {
+std::vector<double> runPacked(const Problem& p, const clgemm::PackedBlocking& blocking, int threads,
+                              MemoryCheck& gaps) {
   const GemmStorage s = p.storage();
-  std::vector<float> c = clgemm::initialStoredC(p);
-  if (c.empty()) c.assign(s.c.count(), std::numeric_limits<float>::quiet_NaN());
-  clgemm::CpuGemm g;
+  clgemm::HostMatrix c = clgemm::initialStoredC(p);
+  if (c.empty())
+    c = clgemm::HostMatrix(p.precision, s.c.count(), std::numeric_limits<double>::quiet_NaN());
+  clgemm::CpuGemm g;  // FP32: the CPU paths have FP32 micro-kernels only
   g.m = p.m;
   g.n = p.n;
   g.k = p.k;
-  g.alpha = p.alpha;
-  g.beta = p.beta;
-  g.a = p.storedA().data();
-  g.b = p.storedB().data();
-  g.c = c.data();
+  g.alpha = float(p.alpha);
+  g.beta = float(p.beta);
+  g.a = p.storedA().f32();
+  g.b = p.storedB().f32();
+  g.c = c.f32();
   g.threads = threads;
   g.a_strides = stridesOf(s.a);
   g.b_strides = stridesOf(s.b);
   g.c_strides = stridesOf(s.c);
   clgemm::cpuPackedGemm(g, blocking);
-  std::vector<float> result;
-  clgemm::gatherResult(c.data(), s.c, result, gaps);
+  std::vector<double> result;
+  clgemm::gatherResult(c, s.c, result, gaps);
   return result;
 }
 
@@ -361,7 +400,7 @@ TEST(CpuPackedStrides, EveryShapeMatchesTheReferenceAndLeavesTheGaps) {
            {clgemm::PackedBlocking{}, clgemm::PackedBlocking{5, 40, 7}}) {
         for (int threads : {1, 2}) {
           MemoryCheck gaps;
-          const std::vector<float> got = runPacked(p, blocking, threads, gaps);
+          const std::vector<double> got = runPacked(p, blocking, threads, gaps);
           expectMatches(got, want, p.n);
           EXPECT_TRUE(gaps.clean()) << gaps.describe();
         }
@@ -376,7 +415,7 @@ TEST(CpuPackedStrides, ColumnMajorGivesTheRowMajorBits) {
   Problem p = clgemm::makeRandomProblem(67, 45, 131, 1.0f, 0.0f, 5);
   MemoryCheck gaps;
   clgemm::applyShape(p, {Layout::kRow, Trans::kN, Trans::kN, 0, 0, 0});
-  const std::vector<float> row = runPacked(p, {}, 2, gaps);
+  const std::vector<double> row = runPacked(p, {}, 2, gaps);
   clgemm::applyShape(p, {Layout::kRow, Trans::kT, Trans::kT, 70, 140, 50});
   EXPECT_EQ(runPacked(p, {}, 2, gaps), row);
   clgemm::applyShape(p, {Layout::kCol, Trans::kN, Trans::kT, 70, 50, 70});
@@ -393,15 +432,15 @@ TEST(CpuPackedStrides, GeneralStridesForAAndBOnlyUnitStrideC) {
   const clgemm::Strides as{2 * k + 3, 2}, bs{3, 3 * k + 1};
   std::vector<float> a(std::size_t(m) * as.row, 0.0f), b(std::size_t(n) * bs.col, 0.0f);
   for (int i = 0; i < m; ++i)
-    for (int q = 0; q < k; ++q) a[i * as.row + q * as.col] = p.a[i * k + q];
+    for (int q = 0; q < k; ++q) a[i * as.row + q * as.col] = float(p.a[i * k + q]);
   for (int q = 0; q < k; ++q)
-    for (int j = 0; j < n; ++j) b[q * bs.row + j * bs.col] = p.b[q * n + j];
+    for (int j = 0; j < n; ++j) b[q * bs.row + j * bs.col] = float(p.b[q * n + j]);
   std::vector<float> c(std::size_t(m) * n, std::numeric_limits<float>::quiet_NaN());
   clgemm::CpuGemm g;
   g.m = m;
   g.n = n;
   g.k = k;
-  g.alpha = p.alpha;
+  g.alpha = float(p.alpha);
   g.beta = 0.0f;
   g.a = a.data();
   g.b = b.data();
@@ -410,7 +449,7 @@ TEST(CpuPackedStrides, GeneralStridesForAAndBOnlyUnitStrideC) {
   g.a_strides = as;
   g.b_strides = bs;
   clgemm::cpuPackedGemm(g, {5, 3, 7});
-  expectMatches(c, reference(p), n);
+  expectMatches(std::vector<double>(c.begin(), c.end()), reference(p), n);
 
   std::vector<float> wide(std::size_t(m) * n * 2);
   g.c = wide.data();
@@ -421,10 +460,12 @@ TEST(CpuPackedStrides, GeneralStridesForAAndBOnlyUnitStrideC) {
 // ------------------------------------------------------------------------------------------------
 // cuBLAS's arguments, run through a column-major SGEMM as cuBLAS defines it
 
-// cublasSgemm's contract: column-major, op N or T, and the leading dimensions it refuses
-// (CUBLAS_STATUS_INVALID_VALUE) when below the rows of the matrix as stored.
-void columnMajorSgemm(int op_a, int op_b, int m, int n, int k, float alpha, const float* a, int lda,
-                      const float* b, int ldb, float beta, float* c, int ldc) {
+// cublasSgemm's and cublasDgemm's contract: column-major, op N or T, and the leading dimensions
+// they refuse (CUBLAS_STATUS_INVALID_VALUE) when below the rows of the matrix as stored. T is the
+// element type (float: Sgemm, double: Dgemm); the sums are in double either way.
+template <typename T>
+void columnMajorGemm(int op_a, int op_b, int m, int n, int k, T alpha, const T* a, int lda,
+                     const T* b, int ldb, T beta, T* c, int ldc) {
   const bool ta = op_a == clgemm::cuda::kBlasOpT, tb = op_b == clgemm::cuda::kBlasOpT;
   ASSERT_GE(lda, std::max(1, ta ? k : m));
   ASSERT_GE(ldb, std::max(1, tb ? n : k));
@@ -433,34 +474,44 @@ void columnMajorSgemm(int op_a, int op_b, int m, int n, int k, float alpha, cons
     for (int i = 0; i < m; ++i) {
       double acc = 0.0;
       for (int q = 0; q < k; ++q) {
-        const float x = ta ? a[q + std::size_t(i) * lda] : a[i + std::size_t(q) * lda];
-        const float y = tb ? b[j + std::size_t(q) * ldb] : b[q + std::size_t(j) * ldb];
+        const T x = ta ? a[q + std::size_t(i) * lda] : a[i + std::size_t(q) * lda];
+        const T y = tb ? b[j + std::size_t(q) * ldb] : b[q + std::size_t(j) * ldb];
         acc += double(x) * double(y);
       }
-      float& out = c[i + std::size_t(j) * ldc];
-      out = float(alpha * acc + (beta == 0.0f ? 0.0 : double(beta) * out));
+      T& out = c[i + std::size_t(j) * ldc];
+      out = T(double(alpha) * acc + (beta == T(0) ? 0.0 : double(beta) * double(out)));
     }
 }
 
+// The same call's arguments serve Sgemm and Dgemm: in FP64 the stored matrices are doubles and
+// the product is judged in DBL_EPSILON units.
 TEST(CublasCall, EveryShapeComputesTheCallersProduct) {
-  for (const GemmShape& shape : everyShape(40, 41, 50)) {
-    Problem p = clgemm::makeRandomProblem(33, 17, 9, 1.5f, -0.5f, 11);
-    clgemm::applyShape(p, shape);
-    SCOPED_TRACE(label(shape));
-    const clgemm::CublasCall call = clgemm::cublasCallFor(p);
-    EXPECT_EQ(call.b_first, shape.layout == Layout::kRow);
-    EXPECT_EQ(call.ldc, 50);
-    std::vector<float> c = clgemm::initialStoredC(p);
-    ASSERT_EQ(c.size(), p.storedCCount());
-    const float* first = (call.b_first ? p.storedB() : p.storedA()).data();
-    const float* second = (call.b_first ? p.storedA() : p.storedB()).data();
-    columnMajorSgemm(call.op_first, call.op_second, call.m, call.n, call.k, p.alpha, first,
-                     call.ld_first, second, call.ld_second, p.beta, c.data(), call.ldc);
-    std::vector<float> result;
-    MemoryCheck gaps;
-    clgemm::gatherResult(c.data(), p.storage().c, result, gaps);
-    expectMatches(result, reference(p), p.n);
-    EXPECT_TRUE(gaps.clean()) << gaps.describe();
+  for (clgemm::Precision precision : {clgemm::Precision::kFp32, clgemm::Precision::kFp64}) {
+    for (const GemmShape& shape : everyShape(40, 41, 50)) {
+      const Problem p = clgemm::makeRandomProblem(33, 17, 9, 1.5, -0.5, 11, shape, precision);
+      SCOPED_TRACE(clgemm::precisionName(precision) + " " + label(shape));
+      const clgemm::CublasCall call = clgemm::cublasCallFor(p);
+      EXPECT_EQ(call.b_first, shape.layout == Layout::kRow);
+      EXPECT_EQ(call.ldc, 50);
+      clgemm::HostMatrix c = clgemm::initialStoredC(p);
+      ASSERT_EQ(c.size(), p.storedCCount());
+      ASSERT_EQ(c.precision(), precision);
+      const clgemm::HostMatrix& first = call.b_first ? p.storedB() : p.storedA();
+      const clgemm::HostMatrix& second = call.b_first ? p.storedA() : p.storedB();
+      if (precision == clgemm::Precision::kFp64)
+        columnMajorGemm<double>(call.op_first, call.op_second, call.m, call.n, call.k, p.alpha,
+                                first.f64(), call.ld_first, second.f64(), call.ld_second, p.beta,
+                                c.f64(), call.ldc);
+      else
+        columnMajorGemm<float>(call.op_first, call.op_second, call.m, call.n, call.k,
+                               float(p.alpha), first.f32(), call.ld_first, second.f32(),
+                               call.ld_second, float(p.beta), c.f32(), call.ldc);
+      std::vector<double> result;
+      MemoryCheck gaps;
+      clgemm::gatherResult(c, p.storage().c, result, gaps);
+      expectMatches(result, reference(p), p.n);
+      EXPECT_TRUE(gaps.clean()) << gaps.describe();
+    }
   }
 }
 

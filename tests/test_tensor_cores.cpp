@@ -172,12 +172,13 @@ TEST(TensorCoresArithmetic, OnlyTf32VariantsGetTheTf32Threshold) {
   EXPECT_GT(fp32, 10u);
 }
 
-// A C from the double reference rounded to float, with one element off by an error ratio of about
-// 1000: over the FP32 threshold, well under the TF32 one.
+// A C from the double reference rounded to float (held as doubles, as the runners return results),
+// with one element off by an error ratio of about 1000: over the FP32 threshold, well under the
+// TF32 one.
 struct PerturbedC {
   clgemm::Problem problem;
   clgemm::Reference ref;
-  std::vector<float> c;
+  std::vector<double> c;
   std::size_t row = 5, col = 7;
   double ratio = 0.0;
 };
@@ -186,9 +187,9 @@ PerturbedC perturbedC() {
   PerturbedC p;
   p.problem = clgemm::makeRandomProblem(17, 13, 29, 1.5f, 0.0f, 7);
   p.ref = clgemm::computeReference(p.problem);
-  for (double x : p.ref.c) p.c.push_back(float(x));
+  for (double x : p.ref.c) p.c.push_back(double(float(x)));
   const std::size_t i = p.row * 13 + p.col;
-  p.c[i] = float(p.ref.c[i] + 1000.0 * double(FLT_EPSILON) * p.ref.magnitude[i]);
+  p.c[i] = double(float(p.ref.c[i] + 1000.0 * double(FLT_EPSILON) * p.ref.magnitude[i]));
   p.ratio = clgemm::errorRatio(p.c[i], p.ref.c[i], p.ref.magnitude[i]);
   return p;
 }
@@ -198,8 +199,8 @@ TEST(TensorCoresThreshold, VerifyAppliesTheThresholdItIsGiven) {
   ASSERT_NEAR(p.ratio, 1000.0, 1.0);
 
   // Unperturbed, it passes either way: rounding the reference to float costs half a unit.
-  std::vector<float> exact;
-  for (double x : p.ref.c) exact.push_back(float(x));
+  std::vector<double> exact;
+  for (double x : p.ref.c) exact.push_back(double(float(x)));
   EXPECT_TRUE(clgemm::verify(p.ref, exact, 13).passed);
 
   const auto fp32 = clgemm::verify(p.ref, p.c, 13, clgemm::kErrorRatioThreshold);

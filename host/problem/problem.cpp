@@ -70,8 +70,13 @@ void applyShape(Problem& p, const GemmShape& shape) {
   if (p.precision == Precision::kFp32) {
     for (auto* logical : {&p.a, &p.b, &p.c0})
       for (double& x : *logical) x = double(float(x));
-    p.alpha = double(float(p.alpha));
-    p.beta = double(float(p.beta));
+    // Through a volatile float: GCC 12.2 at -O2 drops `p.alpha = double(float(p.alpha))` here
+    // (next to the loops above), leaving alpha and beta unrounded (tests/test_verify.cpp's
+    // RandomProblem.Fp32RoundsAlphaAndBetaFp64KeepsThem).
+    for (double* scalar : {&p.alpha, &p.beta}) {
+      volatile float rounded = float(*scalar);
+      *scalar = rounded;
+    }
   }
   p.a_stored = storeMatrix(p.a, s.a, p.precision);
   p.b_stored = storeMatrix(p.b, s.b, p.precision);
