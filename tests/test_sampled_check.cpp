@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <limits>
 #include <set>
@@ -228,6 +229,73 @@ TEST(ResultCheckKind, FollowsTheMode) {
 TEST(ResultCheckKind, DescribeCheckSaysWhatIsCompared) {
   EXPECT_NE(clgemm::describeCheck("sampled").find("verified on a sample"), std::string::npos);
   EXPECT_EQ(clgemm::describeCheck("full").find("sample"), std::string::npos);
+}
+
+// ------------------------------------------------------------------------------------------------
+// FP64: the sample compensated as the full reference is, and judged in DBL_EPSILON units.
+
+constexpr clgemm::Precision kFp64 = clgemm::Precision::kFp64;
+
+// What a correct DGEMM computes: each product and sum rounded once to double.
+std::vector<double> plainDoubleC(const Problem& p) {
+  std::vector<double> c(std::size_t(p.m) * p.n);
+  for (int i = 0; i < p.m; ++i)
+    for (int j = 0; j < p.n; ++j) {
+      double sum = 0.0;
+      for (int q = 0; q < p.k; ++q) sum += p.a[i * p.k + q] * p.b[q * p.n + j];
+      c[i * p.n + j] = p.alpha * sum + (p.beta != 0.0 ? p.beta * p.c0[i * p.n + j] : 0.0);
+    }
+  return c;
+}
+
+TEST(SampledFp64, RowsAreTheFullCompensatedReference) {
+  const Problem p = makeRandomProblem(kM, kN, kK, -0.75, 0.5, 23, {}, kFp64);
+  const clgemm::Reference full = computeReference(p);
+  const SampledReference ref = computeSampledReference(p, kRows, 1, kSeed);
+  EXPECT_TRUE(ref.compensated);
+  for (std::size_t r = 0; r < ref.rows.size(); ++r)
+    for (std::size_t j = 0; j < std::size_t(kN); ++j) {
+      const std::size_t i = ref.rows[r];
+      // The same Dot2 sums in the same order: the same bits.
+      EXPECT_EQ(ref.c[r * kN + j], full.c[i * kN + j]) << i << "," << j;
+    }
+}
+
+TEST(SampledFp64, ACorrectResultPassesOneWrongElementFails) {
+  for (double beta : {0.0, 0.5}) {
+    SCOPED_TRACE(beta);
+    const Problem p = makeRandomProblem(kM, kN, kK, 1.5, beta, 41, {}, kFp64);
+    const SampledReference ref = computeSampledReference(p, kRows, kVectors, kSeed);
+    const std::vector<double> c = plainDoubleC(p);
+    const Verification good = verifySampled(ref, c, clgemm::kErrorRatioThreshold, DBL_EPSILON);
+    EXPECT_TRUE(good.passed) << good.describe();
+    EXPECT_LT(good.max_ratio, 4.0);
+
+    // In a sampled row: off by 1e-10 of itself, invisible in FP32 units.
+    std::vector<double> wrong = c;
+    const std::size_t last = kM - 1;
+    wrong[last * kN + 5] *= 1.0 + 1e-10;
+    Verification bad = verifySampled(ref, wrong, clgemm::kErrorRatioThreshold, DBL_EPSILON);
+    EXPECT_FALSE(bad.passed);
+    EXPECT_EQ(bad.worst_row, last);
+    EXPECT_NE(bad.describe().find("C[" + std::to_string(last) + ",5]"), std::string::npos)
+        << bad.describe();
+    EXPECT_TRUE(verifySampled(ref, wrong, clgemm::kErrorRatioThreshold, FLT_EPSILON).passed);
+
+    // Outside the sample: caught through C*x.
+    const std::size_t row = unsampledRow(ref, kM);
+    wrong = c;
+    wrong[row * kN + 20] += 1e-9;
+    bad = verifySampled(ref, wrong, clgemm::kErrorRatioThreshold, DBL_EPSILON);
+    EXPECT_FALSE(bad.passed);
+    EXPECT_EQ(bad.worst_row, row);
+    EXPECT_NE(bad.describe().find("C*x"), std::string::npos) << bad.describe();
+
+    // ResultCheck takes DBL_EPSILON from the problem.
+    const clgemm::ResultCheck check(p, clgemm::CheckMode::kSampled, kSeed);
+    EXPECT_TRUE(check(c).passed) << check(c).describe();
+    EXPECT_FALSE(check(wrong).passed);
+  }
 }
 
 }  // namespace
