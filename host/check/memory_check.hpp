@@ -37,9 +37,10 @@ enum class GuardSide { kBefore, kAfter };
 void checkGuard(const float* guard, std::size_t count, GuardSide side, const std::string& matrix,
                 MemoryCheck& out);
 
-// Adds a finding when a gap of stored matrix `matrix` (the floats between the end of a line and
-// the next, when ld is larger than a line) no longer holds the canary, e.g. "C: 3 floats written
-// into the gaps between its rows (ldc 40, rows of 33), the first at row 2, offset 35".
+// Adds a finding when a gap of stored matrix `matrix` (the elements between the end of a line and
+// the next, when ld is larger than a line) no longer holds the precision's canary, e.g. "C: 3
+// elements written into the gaps between its stored rows (ld 40, rows of 33), the first at row 2,
+// offset 35" (tests/test_shapes_host.cpp holds it to that wording).
 void checkGaps(const void* stored, Precision precision, const MatrixStorage& storage,
                const std::string& matrix, MemoryCheck& out);
 
