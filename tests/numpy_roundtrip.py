@@ -17,6 +17,12 @@ matrix as the caller's program stores it (A as K x M for --trans-a t, B as N x K
 numpy.asfortranarray's Fortran order for --layout col), leading dimensions larger than the least,
 and C must come back in the run's layout (Fortran order for col) equal to NumPy's own
 op(A) @ op(B).
+
+Then FP64 (--precision fp64, #26): float64 files in Fortran order with --trans-a t and leading
+dimensions larger than the least, C back as a float64 Fortran-order file, judged in DBL_EPSILON
+units against a long-double product of the same float64 inputs (NumPy's own float64 product is no
+more exact than the result it would judge), with scalars a float cannot hold (0.1), so a run that
+rounds anything to float fails by orders of magnitude.
 """
 
 import os
@@ -37,24 +43,35 @@ SHAPED = [
     ("row", "t", "n", (("lda", 1), ("ldb", 4), ("ldc", 7)), 100, 37, 129),
 ]
 SHAPED_KERNEL = "best"
+# FP64: (layout, trans_a, trans_b, leading dimensions as in SHAPED, m, n, k), float64 files.
+FP64_SHAPED = [
+    ("col", "t", "n", (("lda", 3), ("ldc", 5)), 33, 17, 9),
+    ("col", "t", "t", (("lda", 1), ("ldb", 2)), 100, 37, 129),
+]
+FP64_SCALARS = [(0.1, 0.0), (1.5, -0.3)]
+# best's FP64 build; `--kernel openblas` (DGEMM) runs the same checks where best has none yet.
+FP64_KERNEL = "best"
 THRESHOLD = 16.0
 EPS32 = float(np.finfo(np.float32).eps)
+EPS64 = float(np.finfo(np.float64).eps)
 TIMEOUT_S = 300
 
 
-def compare(out, a, b, c0, alpha, beta):
-    """Returns (ok, max_ratio, message) for `out` against alpha * a @ b + beta * c0 in float64.
+def compare(out, a, b, c0, alpha, beta, eps=EPS32, wide=np.float64):
+    """Returns (ok, max_ratio, message) for `out` against alpha * a @ b + beta * c0 in `wide`.
 
-    BLAS semantics: with beta == 0, C0 is not read (it may hold NaN).
+    The ratio is in units of `eps`: FLT_EPSILON for float32 results (against a float64 product),
+    DBL_EPSILON for float64 ones (against a long-double product). BLAS semantics: with beta == 0,
+    C0 is not read (it may hold NaN).
     """
-    a64, b64 = a.astype(np.float64), b.astype(np.float64)
+    a64, b64 = a.astype(wide), b.astype(wide)
     ref = alpha * (a64 @ b64)
     mag = abs(alpha) * (np.abs(a64) @ np.abs(b64))
     if beta != 0.0:
-        c64 = c0.astype(np.float64)
+        c64 = c0.astype(wide)
         ref = ref + beta * c64
         mag = mag + abs(beta) * np.abs(c64)
-    got = out.astype(np.float64)
+    got = out.astype(wide)
     if got.shape != ref.shape:
         return False, float("inf"), "shape %s, expected %s" % (got.shape, ref.shape)
     if not np.all(np.isfinite(got)):
@@ -67,7 +84,7 @@ def compare(out, a, b, c0, alpha, beta):
         return False, float("inf"), "C[%d,%d] = %r but the reference is exactly %r" % (
             i, j, got[i, j], ref[i, j])
     ratio = np.zeros_like(diff)
-    ratio[~zero] = diff[~zero] / (EPS32 * mag[~zero])
+    ratio[~zero] = diff[~zero] / (eps * mag[~zero])
     max_ratio = float(ratio.max()) if ratio.size else 0.0
     if max_ratio >= THRESHOLD:
         i, j = np.unravel_index(np.argmax(ratio), ratio.shape)
@@ -78,10 +95,10 @@ def compare(out, a, b, c0, alpha, beta):
     return True, max_ratio, ""
 
 
-def make_inputs(rng, m, n, k):
-    a = rng.uniform(-1.0, 1.0, size=(m, k)).astype(np.float32)
-    b = rng.uniform(-1.0, 1.0, size=(k, n)).astype(np.float32)
-    c = rng.uniform(-1.0, 1.0, size=(m, n)).astype(np.float32)
+def make_inputs(rng, m, n, k, dtype=np.float32):
+    a = rng.uniform(-1.0, 1.0, size=(m, k)).astype(dtype)
+    b = rng.uniform(-1.0, 1.0, size=(k, n)).astype(dtype)
+    c = rng.uniform(-1.0, 1.0, size=(m, n)).astype(dtype)
     if m > 1:
         a[0, :] = 0.0  # a row of C whose error denominator is 0 when beta == 0: must be exact
     return a, b, c
@@ -134,15 +151,31 @@ def self_check(failures):
             failures.append("self-check '%s': expected %s, got %s (ratio %.3g) %s" % (
                 name, "pass" if should_pass else "mismatch", "pass" if ok else "mismatch", ratio,
                 message))
+    # FP64: NumPy's float64 result passes in DBL_EPSILON units; the same rounded to float32, or
+    # with alpha rounded to float, does not.
+    a, b, c = make_inputs(rng, 9, 5, 6, np.float64)
+    alpha, beta = 0.1, -0.3
+    right = alpha * (a @ b) + beta * c
+    checks64 = [("fp64: NumPy's float64 result", right, True),
+                ("fp64: the result rounded to float32", right.astype(np.float32), False),
+                ("fp64: alpha rounded to float",
+                 float(np.float32(alpha)) * (a @ b) + beta * c, False)]
+    for name, value, should_pass in checks64:
+        ok, ratio, message = compare(value, a, b, c, alpha, beta, EPS64, np.longdouble)
+        if ok != should_pass:
+            failures.append("self-check '%s': expected %s, got %s (ratio %.3g) %s" % (
+                name, "pass" if should_pass else "mismatch", "pass" if ok else "mismatch", ratio,
+                message))
     print("self-check of the comparison: %s" % ("ok" if not failures else "FAILED"))
 
 
 def run_case(clgemm, tmp, kernel, m, n, k, alpha, beta, a, b, c, failures, c_file=None,
-             shape_args=(), shape_label="", fortran=False):
+             shape_args=(), shape_label="", fortran=False, fp64=False):
     """Runs clgemm on tmp/A.npy, tmp/B.npy (and c_file) and compares its C with NumPy's.
 
     a, b are op(A) and op(B) as NumPy computes with them; shape_args the shape's options, and
-    fortran whether C must come back in Fortran order (--layout col).
+    fortran whether C must come back in Fortran order (--layout col); fp64 runs --precision fp64,
+    whose C must be float64 and is judged in DBL_EPSILON units.
     """
     label = "%-9s M=%-3d N=%-3d K=%-3d alpha=%-4g beta=%-4g%s" % (
         kernel, m, n, k, alpha, beta, (" " + shape_label) if shape_label else "")
@@ -151,6 +184,9 @@ def run_case(clgemm, tmp, kernel, m, n, k, alpha, beta, a, b, c, failures, c_fil
             "--input-b", os.path.join(tmp, "B.npy")] + list(shape_args)
     if c_file is not None:
         args += ["--input-c", c_file]
+    if fp64:
+        args += ["--precision", "fp64"]
+        label += " fp64"
     args += ["--alpha", repr(alpha), "--beta", repr(beta), "--output-c", out,
              "--reps", "1", "--warmup", "0"]
     before = set(os.listdir(tmp))
@@ -166,8 +202,9 @@ def run_case(clgemm, tmp, kernel, m, n, k, alpha, beta, a, b, c, failures, c_fil
         failures.append("%s: clgemm left stray files %s" % (label, sorted(left)))
     result = np.load(out)
     problems = []
-    if result.dtype != np.float32:
-        problems.append("dtype %s, expected float32" % result.dtype)
+    expected_dtype = np.float64 if fp64 else np.float32
+    if result.dtype != expected_dtype:
+        problems.append("dtype %s, expected %s" % (result.dtype, np.dtype(expected_dtype).name))
     if result.shape != (m, n):
         problems.append("shape %s, expected %s" % (result.shape, (m, n)))
     # np.save writes Fortran order only where the array is not also C-contiguous (more than one
@@ -176,13 +213,14 @@ def run_case(clgemm, tmp, kernel, m, n, k, alpha, beta, a, b, c, failures, c_fil
         problems.append("C order, expected Fortran order for --layout col")
     if not fortran and m > 1 and n > 1 and np.isfortran(result):
         problems.append("Fortran order, expected C order for --layout row")
-    ok, ratio, message = compare(result, a, b, c, alpha, beta) if not problems else (
+    judge = (EPS64, np.longdouble) if fp64 else (EPS32, np.float64)
+    ok, ratio, message = compare(result, a, b, c, alpha, beta, *judge) if not problems else (
         False, float("inf"), "")
     if message:
         problems.append(message)
     # The comparison must see a wrong answer: the same output judged against alpha doubled.
     if ok and np.any(a @ b != 0):
-        wrong_ok, _, _ = compare(result, a, b, c, 2 * alpha, beta)
+        wrong_ok, _, _ = compare(result, a, b, c, 2 * alpha, beta, *judge)
         if wrong_ok:
             problems.append("the comparison did not notice alpha doubled")
     if problems:
@@ -192,11 +230,17 @@ def run_case(clgemm, tmp, kernel, m, n, k, alpha, beta, a, b, c, failures, c_fil
     os.remove(out)
 
 
-def run_shaped(clgemm, tmp, rng, failures):
-    """The BLAS shapes: files as the caller stores them, C back in the run's layout."""
+def run_shaped(clgemm, tmp, rng, failures, fp64=False):
+    """The BLAS shapes: files as the caller stores them, C back in the run's layout.
+
+    With fp64, FP64_SHAPED in float64 files with FP64_SCALARS and FP64_KERNEL.
+    """
     cases = 0
-    for layout, trans_a, trans_b, lds, m, n, k in SHAPED:
-        a, b, c = make_inputs(rng, m, n, k)  # op(A), op(B), C: what NumPy multiplies
+    shaped, scalars, kernel = (FP64_SHAPED, FP64_SCALARS, FP64_KERNEL) if fp64 else (
+        SHAPED, SCALARS, SHAPED_KERNEL)
+    for layout, trans_a, trans_b, lds, m, n, k in shaped:
+        # op(A), op(B), C: what NumPy multiplies
+        a, b, c = make_inputs(rng, m, n, k, np.float64 if fp64 else np.float32)
         stored_a = a.T if trans_a == "t" else a  # A's file: K x M when transposed
         stored_b = b.T if trans_b == "t" else b  # B's file: N x K when transposed
         order = np.asfortranarray if layout == "col" else np.ascontiguousarray
@@ -212,10 +256,10 @@ def run_shaped(clgemm, tmp, rng, failures):
         for name, extra in lds:
             args += ["--" + name, str(least[name] + extra)]
             label += " %s=%d" % (name, least[name] + extra)
-        for alpha, beta in SCALARS:
+        for alpha, beta in scalars:
             c_file = os.path.join(tmp, "C.npy") if beta != 0.0 else None
-            run_case(clgemm, tmp, SHAPED_KERNEL, m, n, k, alpha, beta, a, b, c, failures, c_file,
-                     args, label, fortran=layout == "col")
+            run_case(clgemm, tmp, kernel, m, n, k, alpha, beta, a, b, c, failures, c_file,
+                     args, label, fortran=layout == "col", fp64=fp64)
             cases += 1
     return cases
 
@@ -255,6 +299,7 @@ def main():
                      os.path.join(tmp, "C_nan.npy"))
             cases += 1
         cases += run_shaped(clgemm, tmp, rng, failures)
+        cases += run_shaped(clgemm, tmp, rng, failures, fp64=True)
     if failures:
         print("\nnumpy_roundtrip: %d problem(s):" % len(failures), file=sys.stderr)
         for f in failures:

@@ -58,8 +58,25 @@ std::vector<float> sequence(std::size_t count) {
   return values;
 }
 
-bool sameBits(const std::vector<float>& a, const std::vector<float>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+// readNpy gives doubles whatever the dtype: a float32 file's values must come back as exactly the
+// floats written (bit for bit once rounded back, so signed zeros and subnormals too).
+bool sameBits(const std::vector<double>& a, const std::vector<float>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const float x = float(a[i]);
+    if (double(x) != a[i] || std::memcmp(&x, &b[i], sizeof(float)) != 0) return false;
+  }
+  return true;
+}
+
+bool sameBits(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+}
+
+std::string doubleBytes(const std::vector<double>& values) {
+  std::string bytes(values.size() * 8, '\0');
+  if (!values.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());  // little-endian
+  return bytes;
 }
 
 TEST(Npy, RoundTripIsExact) {
@@ -97,11 +114,11 @@ TEST(Npy, RoundTripReplacesExistingFile) {
   TempDir dir;
   const std::string path = dir.file("m.npy");
   writeText(path, "old contents, much longer than the new file would be if it were appended to");
-  writeNpy(path, "--output-c", 1, 2, {4.0f, -8.0f});
+  writeNpy(path, "--output-c", 1, 2, std::vector<float>{4.0f, -8.0f});
   const NpyMatrix m = readNpy(path, "--input-a");
   EXPECT_EQ(m.rows, 1u);
   EXPECT_EQ(m.cols, 2u);
-  EXPECT_EQ(m.data, (std::vector<float>{4.0f, -8.0f}));
+  EXPECT_EQ(m.data, (std::vector<double>{4.0, -8.0}));
 }
 
 TEST(Npy, WrittenHeaderIsAlignedAndValid) {
@@ -235,9 +252,87 @@ TEST(NpyErrors, TrailingBytes) {
   expectRefusedFile("long.npy", bytes, {"4 bytes after the data"});
 }
 
-TEST(NpyErrors, Float64) {
-  expectRefusedFile("f8.npy", npyFile(npyDict("<f8", "False", "(2, 3)"), std::string(48, '\0')),
-                    {"'<f8'", "float32"});
+TEST(NpyErrors, BigEndianFloat64) {
+  expectRefusedFile("be8.npy", npyFile(npyDict(">f8", "False", "(2, 3)"), std::string(48, '\0')),
+                    {"'>f8'", "little-endian", "float64"});
+}
+
+TEST(NpyErrors, Float16) {
+  expectRefusedFile("f2.npy", npyFile(npyDict("<f2", "False", "(2, 3)"), std::string(12, '\0')),
+                    {"'<f2'", "float32", "float64"});
+}
+
+// A float64 header counts 8 bytes an element: 6 elements' worth of float32 data is short.
+TEST(NpyErrors, Float64DataOfFloat32Size) {
+  expectRefusedFile("f8short.npy",
+                    npyFile(npyDict("<f8", "False", "(2, 3)"), floatBytes(sequence(6))),
+                    {"truncated", "48", "24"});
+}
+
+// Values no float holds, the extremes of double and -0.0, each back bit for bit.
+std::vector<double> doubleValues() {
+  return {0.0,
+          -0.0,
+          1.0 / 3.0,
+          -2.718281828459045,
+          1e-300,
+          -2.2250738585072014e-308,  // smallest normal
+          4.9e-324,                  // smallest subnormal
+          1.7976931348623157e308,
+          -1e300,
+          16777217.0,  // 2^24 + 1: rounds in float32
+          std::numeric_limits<double>::epsilon(),
+          123456789.123456789};
+}
+
+TEST(Npy, Float64RoundTripIsExact) {
+  TempDir dir;
+  const std::vector<double> values = doubleValues();
+  const std::string path = dir.file("d.npy");
+  writeNpy(path, "--output-c", 3, 4, values);
+  const std::string bytes = readText(path);
+  EXPECT_NE(bytes.find("{'descr': '<f8', 'fortran_order': False, 'shape': (3, 4), }"),
+            std::string::npos);
+  EXPECT_EQ(bytes.size() % 64, 32u);  // a header of whole 64-byte lines, then 12 doubles
+  const NpyMatrix m = readNpy(path, "--input-a");
+  EXPECT_EQ(m.dtype, clgemm::NpyDtype::kFloat64);
+  EXPECT_EQ(m.rows, 3u);
+  EXPECT_EQ(m.cols, 4u);
+  EXPECT_FALSE(m.fortran_order);
+  EXPECT_TRUE(sameBits(m.data, values));
+  EXPECT_TRUE(std::signbit(m.data[1]));
+}
+
+TEST(Npy, Float64FortranOrderRoundTrip) {
+  TempDir dir;
+  const std::string path = dir.file("d.npy");
+  writeNpy(path, "--output-c", 4, 3, doubleValues(), true);
+  const NpyMatrix m = readNpy(path, "--input-a");
+  EXPECT_EQ(m.dtype, clgemm::NpyDtype::kFloat64);
+  EXPECT_TRUE(m.fortran_order);
+  EXPECT_TRUE(sameBits(m.data, doubleValues()));
+}
+
+TEST(Npy, ReadsHandWrittenFloat64) {
+  TempDir dir;
+  const std::string path = dir.file("f8.npy");
+  writeText(path, npyFile(npyDict("<f8", "True", "(2, 3)"), doubleBytes(doubleValues())));
+  // 12 doubles for a 2 x 3 shape is 48 bytes too many.
+  expectRefused(path, {"48 bytes after the data"});
+  const std::vector<double> all = doubleValues();
+  const std::vector<double> six(all.begin(), all.begin() + 6);
+  writeText(path, npyFile(npyDict("<f8", "True", "(2, 3)"), doubleBytes(six)));
+  const NpyMatrix m = readNpy(path, "--input-a");
+  EXPECT_EQ(m.dtype, clgemm::NpyDtype::kFloat64);
+  EXPECT_TRUE(m.fortran_order);
+  EXPECT_TRUE(sameBits(m.data, six));
+}
+
+TEST(Npy, Float32FileSaysItsDtype) {
+  TempDir dir;
+  const std::string path = dir.file("f4.npy");
+  writeNpy(path, "--output-c", 2, 3, sequence(6));
+  EXPECT_EQ(readNpy(path, "--input-a").dtype, clgemm::NpyDtype::kFloat32);
 }
 
 TEST(NpyErrors, BigEndianFloat32) {

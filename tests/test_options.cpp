@@ -114,6 +114,53 @@ TEST(Options, BadShapeValuesNameTheirOption) {
             std::string::npos);
 }
 
+// --precision: a list sweeps in the order given; alpha and beta take any finite double when every
+// run is FP64 and what a float holds otherwise (test_bad_input.cpp runs the refusals end to end).
+TEST(Options, PrecisionAndItsScalars) {
+  using clgemm::Precision;
+  EXPECT_EQ(parse({}).precisions, std::vector<Precision>{Precision::kFp32});
+  EXPECT_EQ(parse({"--precision", "fp64,fp32"}).precisions,
+            (std::vector<Precision>{Precision::kFp64, Precision::kFp32}));
+  const auto fp64 = parse({"--precision", "fp64", "--alpha", "1e300", "--beta", "-2.5e-300"});
+  EXPECT_EQ(fp64.alpha, 1e300);
+  EXPECT_EQ(fp64.beta, -2.5e-300);
+  // A double's digits are kept for FP64, not rounded to float.
+  EXPECT_EQ(parse({"--precision", "fp64", "--alpha", "0.1"}).alpha, 0.1);
+  EXPECT_EQ(parse({"--alpha", "0.1"}).alpha, double(0.1f));
+  EXPECT_NE(
+      usageMessage({"--alpha", "1e300"}).find("--alpha '1e300' is beyond the range of a float"),
+      std::string::npos);
+  EXPECT_NE(usageMessage({"--precision", "fp32,fp64", "--beta", "1e300"})
+                .find("--precision fp64 takes any finite double"),
+            std::string::npos);
+  EXPECT_NE(usageMessage({"--precision", "fp64", "--alpha", "1e400"})
+                .find("--alpha '1e400' is beyond the range of a double"),
+            std::string::npos);
+  EXPECT_NE(usageMessage({"--precision", "fp64", "--alpha", "inf"}).find("is not a finite number"),
+            std::string::npos);
+  EXPECT_NE(usageMessage({"--precision", "fp64", "--alpha", "x"}).find("--alpha 'x'"),
+            std::string::npos);
+  EXPECT_NE(
+      usageMessage({"--precision", "fp16"}).find("--precision 'fp16' is not one of fp32, fp64"),
+      std::string::npos);
+  EXPECT_NE(usageMessage({"--precision", "fp32,,fp64"})
+                .find("--precision 'fp32,,fp64' has an empty item"),
+            std::string::npos);
+  EXPECT_NE(usageMessage({"--precision", "fp32,fp32"}).find("names fp32 twice"), std::string::npos);
+  EXPECT_NE(usageMessage({"tune", "--kernel", "tiled", "--precision", "fp32,fp64"})
+                .find("clgemm tune searches one problem: give one value to --precision"),
+            std::string::npos);
+  EXPECT_NE(usageMessage({"peak", "--precision", "fp64"})
+                .find("--precision does not apply to clgemm peak"),
+            std::string::npos);
+  EXPECT_NE(usageMessage({"--devices", "all", "--precision", "fp64"})
+                .find("--devices does not go with --precision"),
+            std::string::npos);
+  EXPECT_NE(usageMessage({"--input-a", "a.npy", "--input-b", "b.npy", "--precision", "fp32,fp64"})
+                .find("--input-a is one problem: give one value to --precision"),
+            std::string::npos);
+}
+
 TEST(Options, SizeSetsAllThreeDimensions) {
   const auto o = parse({"--size", "33"});
   EXPECT_EQ(*o.m, 33);

@@ -350,6 +350,122 @@ TEST(ParamStore, ATransposeKeyThatIsNoneOfTheFourIsSkippedWithANote) {
   EXPECT_NE(warnings[0].find("trans 'XN'"), std::string::npos) << warnings[0];
 }
 
+TEST(ParamStore, TheFileNameOfAnFp64EntrySaysItsPrecision) {
+  using clgemm::Precision;
+  EXPECT_EQ(
+      clgemm::tunedEntryFileName("GPU", "1", "best", {4096, 4096, 4096}, "NN", Precision::kFp64),
+      "gpu-1-best-fp64-4096.json");
+  EXPECT_EQ(
+      clgemm::tunedEntryFileName("GPU", "1", "best", {4096, 4096, 4096}, "TN", Precision::kFp64),
+      "gpu-1-best-fp64-tn-4096.json");
+  // FP32 keeps the names entries always had.
+  EXPECT_EQ(
+      clgemm::tunedEntryFileName("GPU", "1", "best", {4096, 4096, 4096}, "TN", Precision::kFp32),
+      "gpu-1-best-tn-4096.json");
+}
+
+// An entry as clgemm tune writes it, with "precision" (and "trans": TN where asked).
+std::string precisionEntry(const std::string& device, const std::string& precision, int bm,
+                           const std::string& trans = "NN",
+                           const clgemm::DeviceInfo* tuned_on = nullptr) {
+  nlohmann::json j = {{"device", device}, {"driver", "1"},          {"kernel", "best"},
+                      {"trans", trans},   {"precision", precision}, {"defines", {{"BM", bm}}}};
+  if (tuned_on) j["class"] = clgemm::classJson(clgemm::classOf(*tuned_on));
+  return j.dump();
+}
+
+// Precision keys strictly: an entry without "precision" (data/params, entries from before) is
+// fp32; an FP32 entry never serves FP64 (tiles sized for floats spill as doubles) nor the reverse,
+// own or borrowed, and there is no fallback across precisions as NN is across transposes.
+TEST(ParamStore, EntriesAreKeyedByPrecision) {
+  using clgemm::Precision;
+  TempDir dir;
+  writeText(dir.file("a-old.json"), entryJson("GPU X", "1", "best", R"({"BM": 32})"));
+  writeText(dir.file("b-fp64.json"), precisionEntry("GPU X", "fp64", 64));
+  writeText(dir.file("c-fp64-tn.json"), precisionEntry("GPU X", "fp64", 16, "TN"));
+  const auto bm = [&](Precision precision, const std::string& trans) {
+    clgemm::TunedEntry e;
+    if (!clgemm::findTunedEntry({dir.path()}, gpu("GPU X", "1"), "best", kSize, e, nullptr, trans,
+                                precision))
+      return std::string("defaults");
+    return e.defines.at("BM") + " " + e.trans + " " + clgemm::precisionName(e.precision);
+  };
+  EXPECT_EQ(bm(Precision::kFp32, "NN"), "32 NN fp32");
+  EXPECT_EQ(bm(Precision::kFp32, "TN"), "32 NN fp32");  // the fp32 NN fallback, never fp64's TN
+  EXPECT_EQ(bm(Precision::kFp64, "NN"), "64 NN fp64");
+  EXPECT_EQ(bm(Precision::kFp64, "TN"), "16 TN fp64");
+  EXPECT_EQ(bm(Precision::kFp64, "NT"), "64 NN fp64");  // NN stands in within a precision
+  // The tuner's seeds hold only the precision's entries.
+  const auto ranked = clgemm::rankedTunedEntries({dir.path()}, gpu("GPU X", "1"), "best", kSize,
+                                                 nullptr, "TN", Precision::kFp64);
+  ASSERT_EQ(ranked.size(), 2u);
+  EXPECT_EQ(ranked[0].defines.at("BM"), "16");
+  EXPECT_EQ(ranked[1].defines.at("BM"), "64");
+
+  // Only FP32 entries, own and borrowed: an FP64 lookup finds none.
+  TempDir fp32_only;
+  writeText(fp32_only.file("own.json"), entryJson("GPU X", "1", "best", R"({"BM": 32})"));
+  writeText(fp32_only.file("h100.json"), precisionEntry(kH100.name, "fp32", 96, "NN", &kH100));
+  clgemm::TunedEntry e;
+  EXPECT_FALSE(clgemm::findTunedEntry({fp32_only.path()}, gpu("GPU X", "1"), "best", kSize, e,
+                                      nullptr, "NN", Precision::kFp64));
+  EXPECT_FALSE(clgemm::findTunedEntry({fp32_only.path()}, kH200, "best", kSize, e, nullptr, "NN",
+                                      Precision::kFp64));
+  ASSERT_TRUE(clgemm::findTunedEntry({fp32_only.path()}, kH200, "best", kSize, e, nullptr, "NN",
+                                     Precision::kFp32));
+  EXPECT_EQ(e.defines.at("BM"), "96");
+  // A borrowed FP64 entry serves FP64 where the device's own is FP32.
+  writeText(fp32_only.file("h100-fp64.json"), precisionEntry(kH100.name, "fp64", 48, "NN", &kH100));
+  writeText(fp32_only.file("h200.json"), classEntry(kH200, 4096, 256));
+  ASSERT_TRUE(clgemm::findTunedEntry({fp32_only.path()}, kH200, "best", kSize, e, nullptr, "NN",
+                                     Precision::kFp64));
+  EXPECT_EQ(e.defines.at("BM"), "48");
+}
+
+TEST(ParamStore, APrecisionThatIsNeitherIsSkippedWithANote) {
+  TempDir dir;
+  writeText(dir.file("bad.json"), precisionEntry("GPU X", "fp16", 64));
+  std::vector<std::string> warnings;
+  clgemm::TunedEntry e;
+  EXPECT_FALSE(
+      clgemm::findTunedEntry({dir.path()}, gpu("GPU X", "1"), "best", kSize, e, &warnings));
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("precision 'fp16'"), std::string::npos) << warnings[0];
+}
+
+// A run's lookup: an FP64 run where only an FP32 entry exists gets the kernel's defaults, and
+// params_match says why the entry was passed over and how to make one.
+TEST(ParamStore, AnFp64LookupSaysWhyTheFp32EntryDoesNotServe) {
+  using clgemm::Precision;
+  const clgemm::Variant* best = nullptr;
+  for (const auto& v : clgemm::variants())
+    if (v.name == "best") best = &v;
+  ASSERT_NE(best, nullptr);
+  TempDir dir;
+  writeText(dir.file("fp32.json"), entryJson("GPU X", "1", "best", R"({"BM": 32})"));
+  const clgemm::SearchDirs dirs{{dir.path()}, 0};
+  const auto fp64 = clgemm::resolveVariantParams(*best, {}, dirs, gpu("GPU X", "1"), kSize, nullptr,
+                                                 "NN", Precision::kFp64);
+  EXPECT_EQ(fp64.tuned_file, "");
+  for (const auto& d : fp64.defines.all())
+    EXPECT_FALSE(d.fromTunedEntry()) << d.name << " from " << d.source;
+  EXPECT_NE(fp64.tuned_match.find("no fp64 entry (" + dir.file("fp32.json") + " is fp32"),
+            std::string::npos)
+      << fp64.tuned_match;
+  EXPECT_NE(fp64.tuned_match.find("clgemm tune --precision fp64"), std::string::npos)
+      << fp64.tuned_match;
+  const auto fp32 = clgemm::resolveVariantParams(*best, {}, dirs, gpu("GPU X", "1"), kSize, nullptr,
+                                                 "NN", Precision::kFp32);
+  EXPECT_EQ(fp32.tuned_file, dir.file("fp32.json"));
+  EXPECT_EQ(fp32.tuned_match, "same device");
+  // Nothing in either precision: nothing to say.
+  TempDir empty;
+  EXPECT_EQ(clgemm::resolveVariantParams(*best, {}, {{empty.path()}, 0}, gpu("GPU X", "1"), kSize,
+                                         nullptr, "NN", Precision::kFp64)
+                .tuned_match,
+            "");
+}
+
 // The key is the kernel's view: column-major is the row-major problem with A and B swapped, each
 // read transposed. Only a kernel that takes the shape itself (best) sees it: the others run on
 // packed NN copies, whatever the shape, so their key is always NN.

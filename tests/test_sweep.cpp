@@ -363,6 +363,44 @@ TEST(Sweep, TheDefaultShapeIsInTheRecordsAndNotInTheTable) {
   EXPECT_EQ(col.out.find("variant  shape "), std::string::npos) << col.out;
 }
 
+// --precision fp32,fp64 runs every size in both, FP32 first; each record says its precision, and
+// the table says which unit each row's error ratio is in. OpenBLAS's SGEMM and DGEMM run both here
+// (the OpenCL kernels' FP64 builds are tested with them).
+TEST(Sweep, APrecisionListRunsEverySizeInBoth) {
+  const std::vector<std::string> run = {"--sizes",     "8,12",     "--kernel", "openblas",
+                                        "--reps",      "1",        "--warmup", "0",
+                                        "--precision", "fp32,fp64"};
+  const auto r = runClgemm(run + std::vector<std::string>{"--format", "csv"});
+  const Csv csv = parseCsv(r.out);
+  ASSERT_EQ(csv.rows.size(), 4u) << r.out << r.err;
+  if (csv.at(0, "status") == "skipped") GTEST_SKIP() << "OpenBLAS not built: " << r.out;
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<std::pair<std::string, std::string>> expected = {
+      {"8", "fp32"}, {"8", "fp64"}, {"12", "fp32"}, {"12", "fp64"}};
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(csv.at(i, "m"), expected[i].first) << i;
+    EXPECT_EQ(csv.at(i, "precision"), expected[i].second) << i;
+    EXPECT_EQ(csv.at(i, "status"), "ok") << i;
+  }
+  const auto both = runClgemm(run);
+  EXPECT_NE(both.out.find("\nprecision: fp32 and fp64 rows"), std::string::npos) << both.out;
+  EXPECT_NE(both.out.find("eps = FLT_EPSILON (DBL_EPSILON for fp64 rows)"), std::string::npos)
+      << both.out;
+  std::vector<std::string> fp64_run = run;
+  fp64_run.back() = "fp64";
+  const auto fp64 = runClgemm(fp64_run);
+  ASSERT_EQ(fp64.exit_code, 0) << fp64.err;
+  EXPECT_NE(fp64.out.find("\nprecision: fp64 "), std::string::npos) << fp64.out;
+  EXPECT_NE(fp64.out.find("eps = DBL_EPSILON, pass below 16"), std::string::npos) << fp64.out;
+  EXPECT_NE(fp64.out.find("openblas  fp64 "), std::string::npos) << fp64.out;
+  // FP32 alone says nothing of precision above the table (the default, as the shape is).
+  std::vector<std::string> fp32_run = run;
+  fp32_run.back() = "fp32";
+  const auto fp32 = runClgemm(fp32_run);
+  EXPECT_EQ(fp32.out.find("precision: "), std::string::npos) << fp32.out;
+  EXPECT_EQ(fp32.out.find("EPSILON"), std::string::npos) << fp32.out;
+}
+
 TEST(Sweep, JsonRowsCarryTheirSize) {
   const auto r = runClgemm(kSweep + std::vector<std::string>{"--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;

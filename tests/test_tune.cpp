@@ -264,6 +264,60 @@ TEST(Tune, LaterRunsReadTheWinnerFromTheStore) {
   EXPECT_EQ(doc["candidates"][0]["defines"], winner);
 }
 
+// FP64: `clgemm tune --precision fp64` searches the FP64 problem (every candidate built with
+// FP64=1 and verified in DBL_EPSILON units), records "precision": "fp64" in an entry whose file
+// name says it, and a later FP64 run takes it while an FP32 run does not (and says why). The FP32
+// tune in the same store neither reads the FP64 candidates from the cache nor replaces the FP64
+// entry. Needs regtile2d's FP64 build (kernels.cl's REAL): passes once the FP64 kernels are merged.
+TEST(Tune, Fp64TunesTheFp64ProblemAndKeysTheEntryByIt) {
+  TempDir store;
+  const auto t = runClgemm(
+      tune(store, kTinySpace + std::vector<std::string>{"--precision", "fp64", "--confirm", "0",
+                                                        "--format", "json"}));
+  ASSERT_EQ(t.exit_code, 0) << t.err << t.out;
+  const json doc = parse(t);
+  EXPECT_EQ(doc["precision"], "fp64");
+  for (const auto& c : doc["candidates"]) {
+    EXPECT_EQ(c["status"], "ok") << c.dump();
+    EXPECT_FALSE(c["from_cache"].get<bool>());
+  }
+  const std::string stored = doc["stored"];
+  EXPECT_NE(stored.find("-regtile2d-fp64-40.json"), std::string::npos) << stored;
+  const json entry = storedEntry(store);
+  EXPECT_EQ(entry["precision"], "fp64");
+  const json winner = doc["winner"];
+
+  const auto run_row = [&](const std::string& precision) {
+    const auto r = runClgemm({"--store", store.path(), "--kernel", "regtile2d", "--size", "40",
+                              "--precision", precision, "--reps", "1", "--format", "json"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return parse(r)["results"][0];
+  };
+  const json fp64 = run_row("fp64");
+  EXPECT_EQ(fp64["status"], "ok") << fp64.dump();
+  EXPECT_EQ(fp64["precision"], "fp64");
+  EXPECT_EQ(fp64["params_file"], stored);
+  for (const auto& [name, value] : winner.items())
+    EXPECT_EQ(fp64["define_sources"][name], "store") << name;
+  const json fp32 = run_row("fp32");
+  EXPECT_EQ(fp32["precision"], "fp32");
+  EXPECT_EQ(fp32["params_file"], "");
+  EXPECT_NE(fp32["params_match"].get<std::string>().find("no fp32 entry (" + stored + " is fp64"),
+            std::string::npos)
+      << fp32.dump();
+
+  // FP32 in the same store: its own cache (nothing from FP64's) and its own entry beside.
+  const auto t32 = runClgemm(
+      tune(store, kTinySpace + std::vector<std::string>{"--confirm", "0", "--format", "json"}));
+  ASSERT_EQ(t32.exit_code, 0) << t32.err;
+  const json doc32 = parse(t32);
+  EXPECT_EQ(doc32["precision"], "fp32");
+  for (const auto& c : doc32["candidates"]) EXPECT_FALSE(c["from_cache"].get<bool>()) << c.dump();
+  EXPECT_EQ(filesIn(store.path() + "/params").size(), 2u);
+  EXPECT_EQ(json::parse(readText(doc32["stored"].get<std::string>()))["precision"], "fp32");
+  EXPECT_EQ(json::parse(readText(stored))["precision"], "fp64");
+}
+
 // Options before the subcommand work as after it: `clgemm --kernels my.cl tune ...`.
 TEST(Tune, OptionsMayComeBeforeTheSubcommand) {
   TempDir store, dir;
@@ -560,6 +614,13 @@ INSTANTIATE_TEST_SUITE_P(
         BadTune{"Threads",
                 kT + std::vector<std::string>{"--threads", "2"},
                 {"--threads does not apply to clgemm tune"}},
+        BadTune{"PrecisionList",
+                kT + std::vector<std::string>{"--precision", "fp32,fp64"},
+                {"clgemm tune searches one problem: give one value to --precision",
+                 "'fp32,fp64' sweeps"}},
+        BadTune{"PrecisionUnknown",
+                kT + std::vector<std::string>{"--precision", "fp16"},
+                {"--precision", "'fp16'"}},
         BadTune{"SizeAndM",
                 {"tune", "--kernel", "regtile2d", "--size", "32", "-m", "8"},
                 {"--size conflicts with -m"}},

@@ -66,10 +66,10 @@ cxxopts::Options makeParser() {
     ("seed", "seed for the random matrices", cxxopts::value<std::string>()->default_value("42"), "N")
     ("format", "table, csv or json", cxxopts::value<std::string>()->default_value("table"), "F")
     ("out", "write the report to FILE instead of stdout", cxxopts::value<std::string>(), "FILE")
-    ("input-a", "A from a float32 .npy file as stored: M x K, K x M with --trans-a t; Fortran order with --layout col", cxxopts::value<std::string>(), "A.npy")
-    ("input-b", "B from a float32 .npy file as stored: K x N, N x K with --trans-b t; Fortran order with --layout col", cxxopts::value<std::string>(), "B.npy")
-    ("input-c", "C from a float32 .npy file (M x N; Fortran order with --layout col), used when beta != 0", cxxopts::value<std::string>(), "C.npy")
-    ("output-c", "write the first verified variant's C to a .npy file (Fortran order with --layout col)", cxxopts::value<std::string>(), "OUT.npy")
+    ("input-a", "A from a float32 .npy file (float64 with --precision fp64) as stored: M x K, K x M with --trans-a t; Fortran order with --layout col", cxxopts::value<std::string>(), "A.npy")
+    ("input-b", "B from a float32 .npy file (float64 with --precision fp64) as stored: K x N, N x K with --trans-b t; Fortran order with --layout col", cxxopts::value<std::string>(), "B.npy")
+    ("input-c", "C from a float32 .npy file (float64 with --precision fp64; M x N; Fortran order with --layout col), used when beta != 0", cxxopts::value<std::string>(), "C.npy")
+    ("output-c", "write the first verified variant's C to a .npy file (float64 for --precision fp64; Fortran order with --layout col)", cxxopts::value<std::string>(), "OUT.npy")
     ("kernels", "build from this kernels file instead of the installed kernels.cl", cxxopts::value<std::string>(), "FILE")
     ("cl-options", "extra OpenCL compiler options, e.g. -cl-nv-verbose or -cl-mad-enable", cxxopts::value<std::string>(), "OPTS")
     ("build-log", "print each kernel's build log (e.g. ptxas's register report) to stderr")
@@ -139,6 +139,40 @@ float parseFloat(const std::string& option, const std::string& text) {
   if (out_of_range)
     throw UsageError(option + " '" + text +
                      "' is too small for a float: use 0 or a magnitude of at least 1.2e-38");
+  return value;
+}
+
+// A scalar (--alpha, --beta) for runs in `precisions`: any finite double when every run is FP64,
+// else a value a float holds (parseFloat), since the FP32 runs round it to float and a value
+// beyond float's range would become infinity there.
+double parseScalar(const std::string& option, const std::string& text,
+                   const std::vector<Precision>& precisions) {
+  const bool fp32 =
+      std::find(precisions.begin(), precisions.end(), Precision::kFp32) != precisions.end();
+  if (fp32) {
+    try {
+      return double(parseFloat(option, text));
+    } catch (const UsageError& e) {
+      const std::string why = e.what();
+      // Only the range is FP32's: say that FP64 runs take the value, but not for "abc".
+      if (why.find("of a float") == std::string::npos &&
+          why.find("for a float") == std::string::npos)
+        throw;
+      throw UsageError(why + " (--precision fp64 takes any finite double)");
+    }
+  }
+  char* end = nullptr;
+  errno = 0;
+  const double value = std::strtod(text.c_str(), &end);
+  const bool out_of_range = errno == ERANGE;
+  if (text.empty() || end == text.c_str() || *end != '\0' || std::isnan(value) ||
+      (std::isinf(value) && !out_of_range))
+    throw UsageError(option + " '" + text + "' is not a finite number");
+  if (out_of_range && std::isinf(value))
+    throw UsageError(option + " '" + text + "' is beyond the range of a double (about 1.8e308)");
+  if (out_of_range)
+    throw UsageError(option + " '" + text +
+                     "' is too small for a double: use 0 or a magnitude of at least 2.2e-308");
   return value;
 }
 
@@ -455,8 +489,8 @@ Options parseOptions(int argc, const char* const argv[]) {
         throw UsageError("clgemm tune searches one problem: give one value to --" +
                          std::string(name) + " ('" + text(name) + "' sweeps)");
   }
-  o.alpha = parseFloat("--alpha", text("alpha"));
-  o.beta = parseFloat("--beta", text("beta"));
+  o.alpha = parseScalar("--alpha", text("alpha"), o.precisions);
+  o.beta = parseScalar("--beta", text("beta"), o.precisions);
   o.warmup = parseAtLeast("--warmup", text("warmup"), 0);
   o.reps = parseAtLeast("--reps", text("reps"), 1);
   o.check = result.count("no-check") == 0;

@@ -41,12 +41,28 @@ void requireOrder(const NpyMatrix& file, const std::string& option, const std::s
   }
 }
 
+// The file's dtype must be the run's precision: a float32 file in an FP64 run would be judged in
+// DBL_EPSILON units with inputs carrying 24 bits (and the user asked for FP64 data, not floats
+// widened), a float64 file in an FP32 run would be rounded silently.
+void requireDtype(const NpyMatrix& file, const std::string& option, const std::string& path,
+                  Precision precision) {
+  const NpyDtype wanted = precision == Precision::kFp64 ? NpyDtype::kFloat64 : NpyDtype::kFloat32;
+  if (file.dtype == wanted) return;
+  const std::string fix =
+      precision == Precision::kFp64
+          ? "save it as float64 (a.astype(numpy.float64)), or give --precision fp32"
+          : "give --precision fp64, or save it as float32 (a.astype(numpy.float32))";
+  throw UsageError(option + " '" + path + "' holds " + npyDtypeName(file.dtype) + " (" +
+                   npyDescr(file.dtype) + ") but this run is --precision " +
+                   precisionName(precision) + ": " + fix);
+}
+
 // The file's matrix as a logical row-major one (its rows x cols, packed), whichever its order.
 std::vector<double> rowMajorOf(const NpyMatrix& file) {
-  if (!file.fortran_order) return std::vector<double>(file.data.begin(), file.data.end());
+  if (!file.fortran_order) return file.data;
   const MatrixStorage column_major{int(file.rows), int(file.cols), int(file.rows), true};
   std::vector<double> logical;
-  gatherMatrix(file.data.data(), Precision::kFp32, column_major, logical);
+  gatherMatrix(file.data.data(), Precision::kFp64, column_major, logical);
   return logical;
 }
 
@@ -83,6 +99,10 @@ GemmShape inputShape(const Options& o) {
 Problem loadProblem(const Options& o, const GemmShape& shape) {
   NpyMatrix a = readNpy(o.input_a, "--input-a");
   NpyMatrix b = readNpy(o.input_b, "--input-b");
+  // options.cpp refuses a --precision list with --input-a: the files are one problem.
+  const Precision precision = o.precisions.front();
+  requireDtype(a, "--input-a", o.input_a, precision);
+  requireDtype(b, "--input-b", o.input_b, precision);
   requireOrder(a, "--input-a", o.input_a, shape.layout);
   requireOrder(b, "--input-b", o.input_b, shape.layout);
   const bool a_t = shape.trans_a == Trans::kT, b_t = shape.trans_b == Trans::kT;
@@ -103,10 +123,12 @@ Problem loadProblem(const Options& o, const GemmShape& shape) {
   p.n = int(n);
   p.alpha = o.alpha;
   p.beta = o.beta;
+  p.precision = precision;
   p.a = opOf(a, shape.trans_a);
   p.b = opOf(b, shape.trans_b);
   if (!o.input_c.empty()) {
     NpyMatrix c = readNpy(o.input_c, "--input-c");
+    requireDtype(c, "--input-c", o.input_c, precision);
     requireOrder(c, "--input-c", o.input_c, shape.layout);
     if (c.rows != m || c.cols != n) {
       throw UsageError("--input-c '" + o.input_c + "' is " + dims(c.rows, c.cols) +
@@ -115,23 +137,28 @@ Problem loadProblem(const Options& o, const GemmShape& shape) {
     if (p.beta != 0.0) p.c0 = rowMajorOf(c);
   } else if (p.beta != 0.0) {
     // beta != 0 without a C: start from random C like a generated problem does.
-    p.c0 = makeRandomProblem(p.m, p.n, 1, 0.0, 1.0, o.seed).c0;
+    p.c0 = makeRandomProblem(p.m, p.n, 1, 0.0, 1.0, o.seed, {}, precision).c0;
   }
   applyShape(p, shape);  // the stored forms; refuses a leading dimension below the file's lines
   return p;
 }
 
 void writeResultNpy(const std::string& path, const std::string& what, int m, int n,
-                    const std::vector<double>& logical_c, Layout layout) {
-  if (layout == Layout::kRow) {
-    writeNpy(path, what, std::size_t(m), std::size_t(n),
-             std::vector<float>(logical_c.begin(), logical_c.end()));
-    return;
+                    const std::vector<double>& logical_c, Layout layout, Precision precision) {
+  // Fortran order for --layout col: C's columns one after the other (packed), as the caller's
+  // column-major program holds it.
+  std::vector<double> ordered = logical_c;
+  if (layout == Layout::kCol) {
+    const MatrixStorage column_major{m, n, m, true};
+    const HostMatrix stored = storeMatrix(logical_c, column_major, Precision::kFp64);
+    ordered.assign(stored.f64(), stored.f64() + stored.size());
   }
-  const MatrixStorage column_major{m, n, m, true};
-  const HostMatrix stored = storeMatrix(logical_c, column_major, Precision::kFp32);
-  writeNpy(path, what, std::size_t(m), std::size_t(n),
-           std::vector<float>(stored.f32(), stored.f32() + stored.size()), true);
+  const bool fortran = layout == Layout::kCol;
+  if (precision == Precision::kFp64)
+    writeNpy(path, what, std::size_t(m), std::size_t(n), ordered, fortran);
+  else
+    writeNpy(path, what, std::size_t(m), std::size_t(n),
+             std::vector<float>(ordered.begin(), ordered.end()), fortran);
 }
 
 }  // namespace clgemm

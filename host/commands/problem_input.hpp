@@ -17,9 +17,10 @@ namespace clgemm {
 
 // The logical op(A), op(B) and C0 built from the files as `shape` says, then stored as the shape
 // and its leading dimensions say (applyShape: an --lda larger than the file's lines leaves gaps).
-// Throws UsageError (exit 2) naming the file and the option when a file's order disagrees with
-// --layout, when the files' sizes disagree with each other or with -m/-n/-k, or when a leading
-// dimension is below its least.
+// The problem's precision is the run's (--precision, one value): a file of the other dtype is
+// refused naming it, its dtype and the fix. Throws UsageError (exit 2) naming the file and the
+// option when a file's order disagrees with --layout, when the files' sizes disagree with each
+// other or with -m/-n/-k, or when a leading dimension is below its least.
 Problem loadProblem(const Options& o, const GemmShape& shape);
 
 // The shape the files are read in: the run's one combination of --layout, --trans-a, --trans-b
@@ -28,8 +29,8 @@ GemmShape inputShape(const Options& o);
 
 // Writes the logical result C (m x n, row-major) to `path` as the caller's program would hold it:
 // C order for --layout row, Fortran order for --layout col (packed: --ldc's gaps are not part of
-// the matrix NumPy sees).
+// the matrix NumPy sees), float64 for an FP64 run and float32 for an FP32 one.
 void writeResultNpy(const std::string& path, const std::string& what, int m, int n,
-                    const std::vector<double>& logical_c, Layout layout);
+                    const std::vector<double>& logical_c, Layout layout, Precision precision);
 
 }  // namespace clgemm

@@ -44,7 +44,8 @@ struct Options {
   std::vector<Trans> trans_a = {Trans::kN}, trans_b = {Trans::kN};
   int lda = 0, ldb = 0, ldc = 0;                           // --lda, --ldb, --ldc; 0: packed
   std::vector<Precision> precisions = {Precision::kFp32};  // --precision: a list sweeps
-  float alpha = 1.0f, beta = 0.0f;
+  // Doubles: an FP64 run takes any finite double; FP32 runs only what a float holds (options.cpp).
+  double alpha = 1.0, beta = 0.0;
   int warmup = 2;
   int reps = 10;
   bool check = true;

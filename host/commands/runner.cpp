@@ -88,7 +88,8 @@ Planned plan(const Variant& v, const Options& o, ClSession* session, const Probl
     std::vector<std::string> warnings;
     VariantParams params = resolveVariantParams(
         v, o.defines, param_dirs, session->info(), Shape{problem.m, problem.n, problem.k},
-        &warnings, tuningTransposes(v, problem.m, problem.n, problem.k, problem.shape));
+        &warnings, tuningTransposes(v, problem.m, problem.n, problem.k, problem.shape),
+        problem.precision);
     for (const auto& w : warnings) err << "clgemm: note: " << w << "\n";
     p.defines = std::move(params.defines);
     p.tuned_file = params.tuned_file;
@@ -136,8 +137,8 @@ void addIntensity(ResultRow& row, const Planned& p, const Problem& problem,
     if (!view.c.packedRowMajor()) bytes += (problem.beta != 0.0f ? 4.0 : 2.0) * c_bytes;
   }
   row.intensity = problem.flops() / bytes;
-  // The roofline's roof is the FP32 peak, which does not bound the tensor cores.
-  if (peak && p.variant->arithmetic == Arithmetic::kFp32)
+  // The roofline's roof is the FP32 peak, which does not bound the tensor cores, nor FP64 units.
+  if (peak && p.variant->arithmetic == Arithmetic::kFp32 && problem.precision == Precision::kFp32)
     row.roofline_gflops = rooflineBound(*peak, *row.intensity);
 }
 
@@ -147,7 +148,10 @@ ResultRow runAndVerify(Planned& p, const Options& o, const Problem& problem,
                        const std::optional<DevicePeak>& peak, std::vector<double>& result) {
   ResultRow row;
   row.variant = p.variant->name;
-  row.arithmetic = arithmeticName(p.variant->arithmetic);
+  // The precision column: an FP64 problem's rows are fp64 whatever arithmetic the variant uses
+  // in FP32 (its FP64 build has no tf32 or 3xtf32 mode), so the reader sees the unit of err ratio.
+  row.arithmetic = problem.precision == Precision::kFp64 ? precisionName(Precision::kFp64)
+                                                         : arithmeticName(p.variant->arithmetic);
   row.m = problem.m;
   row.n = problem.n;
   row.k = problem.k;
@@ -266,7 +270,8 @@ SizeOutcome runSize(const Problem& problem, const std::vector<const Variant*>& c
     if (row.status == "FAIL") err << "clgemm: " << which << ": " << row.message << "\n";
     if (row.status == "error") err << "clgemm: error: " << which << ": " << row.message << "\n";
     if (row.status == "ok" && write_output && !outcome.output_written) {
-      writeResultNpy(o.output_c, "--output-c", problem.m, problem.n, result, problem.shape.layout);
+      writeResultNpy(o.output_c, "--output-c", problem.m, problem.n, result, problem.shape.layout,
+                     problem.precision);
       outcome.output_written = true;
     }
   }
@@ -311,7 +316,7 @@ int runBenchmark(const Options& o, std::ostream& out, std::ostream& err) {
       }
     }
   }
-  if (!o.input_c.empty() && o.beta == 0.0f)
+  if (!o.input_c.empty() && o.beta == 0.0)
     err << "clgemm: note: --input-c is not read because beta is 0\n";
 
   const KernelSource source = loadKernelSource(o.kernel_file);

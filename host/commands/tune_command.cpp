@@ -106,6 +106,10 @@ std::string cacheKey(const Options& o, const DeviceInfo& device, const KernelSou
   // shapes existed stay valid.
   const GemmShape shape = gemmShapes(o).front();
   if (!shape.isDefault()) key << "shape " << shapeLabel(shape) << "\n";
+  // So does the precision (every candidate is another build, reading other matrices); FP32 adds
+  // nothing, so caches made before --precision existed stay valid.
+  if (o.precisions.front() != Precision::kFp32)
+    key << "precision " << precisionName(o.precisions.front()) << "\n";
   for (const auto& d : o.defines) key << d.name << "=" << d.value << "\n";
   return key.str();
 }
@@ -167,7 +171,7 @@ std::vector<std::size_t> searchSeeds(const Variant& v, const TuneSpace& space,
   };
   if (start) seeds.push_back(*start);
   const auto entries = rankedTunedEntries(paramDirs(o.store, kernels_origin).dirs, device, v.name,
-                                          size, nullptr, trans);
+                                          size, nullptr, trans, o.precisions.front());
   std::size_t own = 0, borrowed = 0;
   for (const auto& entry : entries) {
     std::size_t& taken = entry.match == ClassMatch::kDevice ? own : borrowed;
@@ -179,13 +183,14 @@ std::vector<std::size_t> searchSeeds(const Variant& v, const TuneSpace& space,
 
 // The winner as a store entry: the format of data/params, with the size it was tuned for.
 nlohmann::json storeEntry(const TuneSummary& t, const CandidateResult& winner,
-                          const ConfirmedCandidate* confirmed) {
+                          const ConfirmedCandidate* confirmed, Precision precision) {
   nlohmann::json entry = {{"device", t.device.name},
                           {"driver", t.device.driver_version},
                           {"kernel", t.variant},
                           {"size", {{"m", t.size.m}, {"n", t.size.n}, {"k", t.size.k}}},
-                          // The key a run looks it up by (param_store.hpp).
+                          // The keys a run looks it up by (param_store.hpp).
                           {"trans", t.trans},
+                          {"precision", precisionName(precision)},
                           // What other devices need to know to borrow it (param_store.hpp).
                           {"class", classJson(classOf(t.device))},
                           {"defines", namedConfig(t.space->names, winner.config)},
@@ -231,12 +236,17 @@ int runTune(const Options& o, std::ostream& out, std::ostream& err) {
   if (!device.info.has_profiling)
     throw RuntimeError(device.info.name + " does not support profiling events, which timing needs");
   if (const auto why = unsupportedOn(v, device.info)) throw UsageError("cannot tune: " + *why);
+  // One precision: options.cpp refuses a list for tune.
+  const Precision precision = o.precisions.front();
+  if (precision == Precision::kFp64)
+    if (const auto why = fp64Refusal(v, &device.info))
+      throw UsageError("cannot tune " + v.name + " in fp64: " + *why);
   const int fallback = defaultProblemSize(device.info.is_gpu);
   const Shape size{o.m.value_or(fallback), o.n.value_or(fallback), o.k.value_or(fallback)};
   // One shape: options.cpp refuses lists for tune.
   const GemmShape shape = gemmShapes(o).front();
-  checkProblemFits(device.info, size.m, size.n, size.k, shape);
-  checkHostProblemFits(hostMemoryBytes(), size.m, size.n, size.k, shape);
+  checkProblemFits(device.info, size.m, size.n, size.k, shape, precision);
+  checkHostProblemFits(hostMemoryBytes(), size.m, size.n, size.k, shape, precision);
   const std::string trans = tuningTransposes(v, size.m, size.n, size.k, shape);
 
   const KernelSource source = loadKernelSource(o.kernel_file);
@@ -245,8 +255,9 @@ int runTune(const Options& o, std::ostream& out, std::ostream& err) {
 
   // Where the search starts: what a run of this kernel would use now.
   std::vector<std::string> warnings;
-  const VariantParams current = resolveVariantParams(
-      v, o.defines, paramDirs(o.store, source.origin), device.info, size, &warnings, trans);
+  const VariantParams current =
+      resolveVariantParams(v, o.defines, paramDirs(o.store, source.origin), device.info, size,
+                           &warnings, trans, precision);
   for (const auto& w : warnings) err << "clgemm: note: " << w << "\n";
   Config start;
   for (const auto& p : v.params) start.push_back(current.defines.param(p.name));
@@ -286,8 +297,8 @@ int runTune(const Options& o, std::ostream& out, std::ostream& err) {
                        : std::string())
       << "\n";
 
-  Problem problem = makeRandomProblem(size.m, size.n, size.k, o.alpha, o.beta, o.seed);
-  applyShape(problem, shape);
+  const Problem problem =
+      makeRandomProblem(size.m, size.n, size.k, o.alpha, o.beta, o.seed, shape, precision);
   const ResultCheck check(problem, o.check_mode, o.seed);
   session->upload(problem);
 
@@ -297,7 +308,9 @@ int runTune(const Options& o, std::ostream& out, std::ostream& err) {
   summary.size = size;
   summary.shape = shape;  // as given: the reports fill in the leading dimensions
   summary.trans = trans;
-  summary.precision = arithmeticName(v.arithmetic);
+  // The precision column, as a run's rows say it: fp64 for an FP64 problem.
+  summary.precision =
+      precision == Precision::kFp64 ? precisionName(precision) : arithmeticName(v.arithmetic);
   summary.alpha = o.alpha;
   summary.beta = o.beta;
   summary.warmup = o.warmup;
@@ -453,10 +466,10 @@ int runTune(const Options& o, std::ostream& out, std::ostream& err) {
     const ConfirmedCandidate* confirmed = nullptr;
     for (const auto& c : summary.confirmation)
       if (c.result == *summary.winner) confirmed = &c;
-    const std::string path =
-        params_dir + "/" +
-        tunedEntryFileName(device.info.name, device.info.driver_version, v.name, size, trans);
-    const nlohmann::json entry = storeEntry(summary, winner, confirmed);
+    const std::string path = params_dir + "/" +
+                             tunedEntryFileName(device.info.name, device.info.driver_version,
+                                                v.name, size, trans, precision);
+    const nlohmann::json entry = storeEntry(summary, winner, confirmed, precision);
     writeFileAtomically(path, "--store",
                         [&](std::ostream& file) { file << entry.dump(2) << "\n"; });
     summary.stored_file = path;

@@ -22,10 +22,23 @@ std::string tuningTransposes(const Variant& variant, int m, int n, int k, const 
 VariantParams resolveVariantParams(const Variant& variant, const std::vector<UserDefine>& user,
                                    const SearchDirs& dirs, const DeviceInfo& device,
                                    const Shape& size, std::vector<std::string>* warnings,
-                                   const std::string& trans) {
+                                   const std::string& trans, Precision precision) {
   TunedEntry tuned;
-  if (!findTunedEntry(dirs.dirs, device, variant.name, size, tuned, warnings, trans))
-    return {ResolvedDefines(variant.params, user), "", std::nullopt, ""};
+  if (!findTunedEntry(dirs.dirs, device, variant.name, size, tuned, warnings, trans, precision)) {
+    // An entry of the other precision would have served but must not: say so, so a reader of the
+    // report sees why a tuned kernel runs its defaults (and that `clgemm tune --precision` fixes
+    // it).
+    std::string match;
+    const Precision other = precision == Precision::kFp64 ? Precision::kFp32 : Precision::kFp64;
+    TunedEntry passed_over;
+    if (findTunedEntry(dirs.dirs, device, variant.name, size, passed_over, nullptr, trans, other))
+      match = "no " + precisionName(precision) + " entry (" + passed_over.file + " is " +
+              precisionName(other) + ", tuned for " +
+              (other == Precision::kFp32 ? "floats" : "doubles") +
+              "): kernel defaults; clgemm tune --precision " + precisionName(precision) +
+              " makes one";
+    return {ResolvedDefines(variant.params, user), "", std::nullopt, match};
+  }
   // "store" or "data" for this device's own entry; a borrowed one says what it shares with it.
   std::string source = tuned.dir_index < dirs.store_dirs ? "store" : "data";
   if (tuned.match == ClassMatch::kArchitecture) source += ":architecture";

@@ -36,10 +36,13 @@ std::string tuningTransposes(const Variant& variant, int m, int n, int k, const 
 
 // Tuned entries that cannot be read are skipped with a note on `warnings`. `trans` (from
 // tuningTransposes) picks the entries: the same transposes first, NN where none has them, and
-// then tuned_match says so ("...; NN entry: none for TN").
+// then tuned_match says so ("...; NN entry: none for TN"). Only entries of `precision` serve; an
+// FP64 run that finds none where an FP32 entry exists gets the kernel's defaults and tuned_match
+// says why the FP32 one was passed over.
 VariantParams resolveVariantParams(const Variant& variant, const std::vector<UserDefine>& user,
                                    const SearchDirs& dirs, const DeviceInfo& device,
                                    const Shape& size, std::vector<std::string>* warnings,
-                                   const std::string& trans = "NN");
+                                   const std::string& trans = "NN",
+                                   Precision precision = Precision::kFp32);
 
 }  // namespace clgemm

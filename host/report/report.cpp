@@ -156,6 +156,9 @@ std::string tf32Threshold(const std::vector<ResultRow>& rows) {
 
 std::string sizeText(const ResultRow& r) { return shapeDims(Shape{r.m, r.n, r.k}); }
 
+// A row of an FP64 problem: its precision column says fp64 whatever the variant's arithmetic.
+bool isFp64Row(const ResultRow& r) { return r.arithmetic == "fp64"; }
+
 bool sameSize(const ResultRow& a, const ResultRow& b) {
   return a.m == b.m && a.n == b.n && a.k == b.k;
 }
@@ -172,6 +175,10 @@ void writeTable(std::ostream& out, const RunInfo& run, const std::vector<ResultR
     groups.back().push_back(r);
   }
   const bool sweep = groups.size() > 1;
+  // An FP64 row's error is in DBL_EPSILON units against a compensated reference (the plain
+  // double one would be as wrong as the result it judges); say which unit each row's ratio is in.
+  const bool any_fp64 = std::any_of(rows.begin(), rows.end(), isFp64Row);
+  const bool all_fp64 = !rows.empty() && std::all_of(rows.begin(), rows.end(), isFp64Row);
   out << "host: " << run.host_cpu << ", " << run.threads << " threads for CPU paths\n"
       << "problem: " << (sweep || groups.empty() ? "" : sizeText(groups[0][0]) + " ")
       << "alpha=" << run.alpha << " beta=" << run.beta << ", " << run.warmup << " warm-up + "
@@ -191,6 +198,12 @@ void writeTable(std::ostream& out, const RunInfo& run, const std::vector<ResultR
         << ", op(A) = " << (shape.trans_a == Trans::kT ? "A^T" : "A")
         << ", op(B) = " << (shape.trans_b == Trans::kT ? "B^T" : "B") << ")\n";
   }
+  // FP64 is said once on its own line (the precision column says it for each row too): FP32 stays
+  // the unmarked default, as the default shape does.
+  if (all_fp64)
+    out << "precision: fp64 (double: A, B and C in float64, DGEMM for the libraries)\n";
+  else if (any_fp64)
+    out << "precision: fp32 and fp64 rows (the precision column says which)\n";
   if (sweep) {
     out << "sizes:";
     for (const auto& g : groups)
@@ -198,9 +211,15 @@ void writeTable(std::ostream& out, const RunInfo& run, const std::vector<ResultR
     out << "\n";
   }
   if (run.checked) {
-    out << "checked against a double-precision reference: error ratio = |C - Cref| / (eps * "
-           "(|alpha||A||B| + |beta||C|)), pass below "
-        << kErrorRatioThreshold << tf32Threshold(rows)
+    out << "checked against a "
+        << (all_fp64   ? "compensated (Dot2) double-precision"
+            : any_fp64 ? "double-precision (compensated for fp64 rows)"
+                       : "double-precision")
+        << " reference: error ratio = |C - Cref| / (eps * (|alpha||A||B| + |beta||C|)), "
+        << (all_fp64   ? "eps = DBL_EPSILON, "
+            : any_fp64 ? "eps = FLT_EPSILON (DBL_EPSILON for fp64 rows), "
+                       : "")
+        << "pass below " << kErrorRatioThreshold << tf32Threshold(rows)
         << "; and every matrix between canaries, A and B compared with the originals after "
            "each variant\n";
   } else {

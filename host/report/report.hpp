@@ -18,7 +18,8 @@ namespace clgemm {
 
 struct ResultRow {
   std::string variant;
-  std::string arithmetic;      // fp32 | tf32 | 3xtf32 (arithmeticName), empty for none
+  // fp32 | tf32 | 3xtf32 (arithmeticName) for FP32 problems, fp64 for FP64 ones; empty for none.
+  std::string arithmetic;
   int m = 0, n = 0, k = 0;     // the problem this row solved (a sweep has several)
   GemmShape shape;             // its layout, transposes and leading dimensions (all filled in)
   std::string device;          // where it ran: the OpenCL device or the host CPU
@@ -46,8 +47,8 @@ struct RunInfo {
   std::optional<DeviceInfo> device;  // unset when only host paths ran
   std::string host_cpu;
   int threads = 1;
-  std::string date;  // the day of the run, YYYY-MM-DD (UTC)
-  float alpha = 1.0f, beta = 0.0f;
+  std::string date;                // the day of the run, YYYY-MM-DD (UTC)
+  double alpha = 1.0, beta = 0.0;  // FP64 runs take any finite double
   int warmup = 0, reps = 0;
   bool checked = true;
   std::string kernel_source;       // where kernels.cl came from

@@ -36,6 +36,10 @@ bool readEntry(const fs::path& path, TunedEntry& entry, std::vector<std::string>
     entry.trans = doc.value("trans", "NN");
     if (!validTransKey(entry.trans))
       throw std::runtime_error("trans '" + entry.trans + "' is not NN, TN, NT or TT");
+    const std::string precision = doc.value("precision", "fp32");
+    if (precision != "fp32" && precision != "fp64")
+      throw std::runtime_error("precision '" + precision + "' is not fp32 or fp64");
+    entry.precision = precision == "fp64" ? Precision::kFp64 : Precision::kFp32;
     entry.tuned_on.reset();
     if (doc.contains("class")) entry.tuned_on = classFromJson(doc.at("class"));
     entry.defines.clear();
@@ -107,13 +111,15 @@ std::string TunedEntry::matchReason() const {
 std::vector<TunedEntry> rankedTunedEntries(const std::vector<std::string>& dirs,
                                            const DeviceInfo& device, const std::string& kernel,
                                            const Shape& size, std::vector<std::string>* warnings,
-                                           const std::string& trans) {
+                                           const std::string& trans, Precision precision) {
   std::vector<TunedEntry> own, borrowed;  // in folder and name order
   const DeviceClass here = classOf(device);
   for (std::size_t d = 0; d < dirs.size(); ++d) {
     for (const auto& path : jsonFilesIn(dirs[d])) {
       TunedEntry candidate;
       if (!readEntry(path, candidate, warnings) || candidate.kernel != kernel) continue;
+      // Parameters tuned in the other precision never serve (see param_store.hpp).
+      if (candidate.precision != precision) continue;
       // Another transpose's parameters were tuned for other loads; only NN stands in for any.
       if (candidate.trans != trans && candidate.trans != "NN") continue;
       candidate.dir_index = d;
@@ -152,8 +158,9 @@ std::vector<TunedEntry> rankedTunedEntries(const std::vector<std::string>& dirs,
 
 bool findTunedEntry(const std::vector<std::string>& dirs, const DeviceInfo& device,
                     const std::string& kernel, const Shape& size, TunedEntry& entry,
-                    std::vector<std::string>* warnings, const std::string& trans) {
-  const auto ranked = rankedTunedEntries(dirs, device, kernel, size, warnings, trans);
+                    std::vector<std::string>* warnings, const std::string& trans,
+                    Precision precision) {
+  const auto ranked = rankedTunedEntries(dirs, device, kernel, size, warnings, trans, precision);
   if (ranked.empty()) return false;
   entry = ranked.front();
   return true;
@@ -161,8 +168,9 @@ bool findTunedEntry(const std::vector<std::string>& dirs, const DeviceInfo& devi
 
 std::string tunedEntryFileName(const std::string& device, const std::string& driver,
                                const std::string& kernel, const Shape& size,
-                               const std::string& trans) {
-  const std::string key = trans == "NN" ? "" : fileSlug(trans) + "-";
+                               const std::string& trans, Precision precision) {
+  const std::string key = (precision == Precision::kFp64 ? precisionName(precision) + "-" : "") +
+                          (trans == "NN" ? "" : fileSlug(trans) + "-");
   return fileSlug(device) + "-" + fileSlug(driver) + "-" + kernel + "-" + key + shapeText(size) +
          ".json";
 }

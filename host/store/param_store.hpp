@@ -10,6 +10,7 @@
 //    "class": {"vendor": "NVIDIA", "type": "GPU", "architecture": "sm_90", "compute_units": 132,
 //              "local_mem_bytes": 49152},   (optional: lets other devices of the class borrow it)
 //    "trans": "TN",   (optional, "NN" when absent: see below)
+//    "precision": "fp64",   (optional, "fp32" when absent)
 //    "defines": {"BM": 128, ...}, "measured": {...free-form notes...}}
 //
 // "trans" keys an entry by the transposes the kernel itself sees: op(A) and op(B) of the row-major
@@ -19,6 +20,11 @@
 // the kernel's NT. That, not the caller's words, is what moves the best tile shapes: which operand
 // is read along K. Leading dimensions are not part of the key: they change a stride, not the
 // tiles' loads. Entries written before the key existed (the shipped data/params) are NN.
+//
+// "precision" keys an entry by the problem's precision, and strictly: an FP32 entry never serves
+// an FP64 run nor the reverse. Register tiles sized for floats take twice the registers as doubles
+// and spill, and local tiles twice the local memory; there is no fallback as NN is for transposes.
+// Entries written before the key existed are fp32.
 #pragma once
 
 #include <map>
@@ -28,6 +34,7 @@
 
 #include "opencl/device.hpp"
 #include "opencl/device_class.hpp"
+#include "problem/precision.hpp"
 #include "problem/size_list.hpp"
 
 namespace clgemm {
@@ -37,6 +44,7 @@ struct TunedEntry {
   std::string device, driver, kernel;
   std::optional<Shape> size;  // the size it was tuned for; unset: meant for any size
   std::string trans = "NN";   // the kernel's transposes the entry was tuned for (see above)
+  Precision precision = Precision::kFp32;  // the problem's precision it was tuned for
   std::map<std::string, std::string> defines;
   std::size_t dir_index = 0;             // which of the searched folders held it
   std::optional<DeviceClass> tuned_on;   // the class of the device it was tuned on, where recorded
@@ -79,11 +87,13 @@ std::vector<std::string> jsonFilesIn(const std::string& dir);
 //   nearest size, then the first file in name order.
 // - Transposes (`trans`, "NN", "TN", "NT", "TT"): every entry for these transposes ranks, in the
 //   order above, before every NN entry, the fallback; entries for other transposes never serve.
+// - Precision: only entries of `precision` serve (see above).
 // Unreadable or malformed files are skipped with a note on `warnings`. Returns false when nothing
 // matches: the kernel's defaults serve.
 bool findTunedEntry(const std::vector<std::string>& dirs, const DeviceInfo& device,
                     const std::string& kernel, const Shape& size, TunedEntry& entry,
-                    std::vector<std::string>* warnings = nullptr, const std::string& trans = "NN");
+                    std::vector<std::string>* warnings = nullptr, const std::string& trans = "NN",
+                    Precision precision = Precision::kFp32);
 
 // Every entry that could serve: this device's own in findTunedEntry's order, then those of its
 // class in theirs (findTunedEntry takes the first). The tuner starts from several of each: an own
@@ -92,15 +102,18 @@ std::vector<TunedEntry> rankedTunedEntries(const std::vector<std::string>& dirs,
                                            const DeviceInfo& device, const std::string& kernel,
                                            const Shape& size,
                                            std::vector<std::string>* warnings = nullptr,
-                                           const std::string& trans = "NN");
+                                           const std::string& trans = "NN",
+                                           Precision precision = Precision::kFp32);
 
 // The file name of the entry `clgemm tune` writes for this key, e.g.
 // "nvidia-h100-80gb-hbm3-580-159-04-best-4096.json": one file per key, so tuning again replaces it.
-// Transposes other than NN add theirs before the size ("...-best-tn-4096.json"), so an NN entry
-// keeps the name it always had.
+// Transposes other than NN add theirs before the size ("...-best-tn-4096.json"), and FP64 adds
+// "fp64" before those ("...-best-fp64-tn-4096.json"), so an FP32 NN entry keeps the name it
+// always had and an FP64 one never replaces it.
 std::string tunedEntryFileName(const std::string& device, const std::string& driver,
                                const std::string& kernel, const Shape& size,
-                               const std::string& trans = "NN");
+                               const std::string& trans = "NN",
+                               Precision precision = Precision::kFp32);
 
 // Whether `trans` is one of NN, TN, NT, TT.
 bool validTransKey(const std::string& trans);

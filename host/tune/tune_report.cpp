@@ -91,7 +91,9 @@ void writeTable(std::ostream& out, const TuneSummary& t) {
       << t.device.platform_name << ", driver " << t.device.driver_version << ")\n"
       << "problem: " << shapeDims(t.size)
       << (t.shape.isDefault() ? "" : " " + shapeLabel(t.shape) + " (entry key " + t.trans + ")")
-      << " alpha=" << t.alpha << " beta=" << t.beta << ", " << t.warmup << " warm-up + " << t.reps
+      // FP64 is keyed as strictly as the transposes (param_store.hpp); FP32 stays unmarked.
+      << (t.precision == "fp64" ? " fp64 (entry key fp64)" : "") << " alpha=" << t.alpha
+      << " beta=" << t.beta << ", " << t.warmup << " warm-up + " << t.reps
       << " timed runs per candidate, ranked by median\n"
       << spaceText(t) << "\n";
   std::size_t cached = 0;
@@ -134,7 +136,8 @@ void writeTable(std::ostream& out, const TuneSummary& t) {
   writeConfirmation(out, t);
   writeFailures(out, t);
   if (!t.stored_file.empty())
-    out << "winner stored in " << t.stored_file << ": runs of " << t.variant
+    out << "winner stored in " << t.stored_file << ": "
+        << (t.precision == "fp64" ? "fp64 runs of " : "runs of ") << t.variant
         << " on this device now use it\n";
   out << "cache: " << t.cache_file << "\n";
 }

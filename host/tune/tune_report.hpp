@@ -25,7 +25,7 @@ struct TuneSummary {
   GemmShape shape;           // the caller's layout, transposes and leading dimensions (0: packed)
   std::string trans = "NN";  // the kernel's transposes, the entry's key (param_store.hpp)
   std::string precision;     // the kernel's arithmetic: fp32 | tf32 | 3xtf32
-  float alpha = 1.0f, beta = 0.0f;
+  double alpha = 1.0, beta = 0.0;
   int warmup = 0, reps = 0;
   std::string date;
   std::string check;     // full | sampled

@@ -1,10 +1,12 @@
 #include "util/npy.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "util/atomic_file.hpp"
@@ -59,7 +61,61 @@ bool isLittleEndianHost() {
   return first == 1;
 }
 
+// The little-endian `count` elements of `bytes` bytes each at `from`, in the host's order.
+void toHostOrder(char* from, std::size_t count, std::size_t bytes) {
+  if (isLittleEndianHost()) return;
+  for (std::size_t i = 0; i < count; ++i) std::reverse(from + i * bytes, from + (i + 1) * bytes);
+}
+
+// The dtype a descr names, when it is one clgemm reads: little-endian ('<'), native ('=') on a
+// little-endian host, or '|' (which numpy writes for one-byte types only, but means "no order").
+std::optional<NpyDtype> dtypeOf(const std::string& descr) {
+  for (const NpyDtype dtype : {NpyDtype::kFloat32, NpyDtype::kFloat64}) {
+    const std::string code = dtype == NpyDtype::kFloat64 ? "f8'" : "f4'";
+    if (descr == "'<" + code || descr == "'|" + code ||
+        (descr == "'=" + code && isLittleEndianHost()))
+      return dtype;
+  }
+  return std::nullopt;
+}
+
+template <typename T>
+void writeElements(const std::string& path, const std::string& what, std::size_t rows,
+                   std::size_t cols, const std::vector<T>& data, bool fortran_order,
+                   NpyDtype dtype) {
+  std::ostringstream dict;
+  dict << "{'descr': " << npyDescr(dtype)
+       << ", 'fortran_order': " << (fortran_order ? "True" : "False") << ", 'shape': (" << rows
+       << ", " << cols << "), }";
+  std::string header = dict.str();
+  // Magic (6) + version (2) + length (2) + header, padded with spaces to a multiple of 64 bytes,
+  // ending in a newline, as numpy.lib.format writes it.
+  const std::size_t unpadded = kMagicLength + 2 + 2 + header.size() + 1;
+  header.append((64 - unpadded % 64) % 64, ' ');
+  header.push_back('\n');
+
+  std::vector<T> little = data;
+  toHostOrder(reinterpret_cast<char*>(little.data()), little.size(), sizeof(T));
+  writeFileAtomically(path, what, [&](std::ostream& out) {
+    out.write(kMagic, kMagicLength);
+    const char version[2] = {1, 0};
+    out.write(version, 2);
+    const unsigned char len[2] = {static_cast<unsigned char>(header.size() & 0xff),
+                                  static_cast<unsigned char>(header.size() >> 8)};
+    out.write(reinterpret_cast<const char*>(len), 2);
+    out << header;
+    out.write(reinterpret_cast<const char*>(little.data()),
+              std::streamsize(little.size() * sizeof(T)));
+  });
+}
+
 }  // namespace
+
+std::string npyDtypeName(NpyDtype dtype) {
+  return dtype == NpyDtype::kFloat64 ? "float64" : "float32";
+}
+
+std::string npyDescr(NpyDtype dtype) { return dtype == NpyDtype::kFloat64 ? "'<f8'" : "'<f4'"; }
 
 NpyMatrix readNpy(const std::string& path, const std::string& what) {
   std::ifstream in(path, std::ios::binary);
@@ -91,11 +147,12 @@ NpyHeader readNpyHeader(std::istream& in, const std::string& path, const std::st
   if (!in.read(header.data(), header_length)) bad(what, path, "truncated header");
 
   const std::string descr = headerField(header, "descr", what, path);
-  if (descr != "'<f4'" && !(descr == "'=f4'" && isLittleEndianHost()) && !(descr == "'|f4'")) {
+  const std::optional<NpyDtype> dtype = dtypeOf(descr);
+  if (!dtype) {
     bad(what, path,
         "dtype " + descr +
-            " is not little-endian float32 ('<f4'); convert with "
-            "a.astype(numpy.float32)");
+            " is not little-endian float32 ('<f4') or float64 ('<f8'); convert with "
+            "a.astype(numpy.float32) or a.astype(numpy.float64)");
   }
   const std::string order = headerField(header, "fortran_order", what, path);
   if (order != "True" && order != "False")
@@ -128,7 +185,8 @@ NpyHeader readNpyHeader(std::istream& in, const std::string& path, const std::st
   if (shape[0] > 0x7fffffffu || shape[1] > 0x7fffffffu)
     bad(what, path, "shape " + shape_text + " is too large");
 
-  return NpyHeader{std::size_t(shape[0]), std::size_t(shape[1]), order == "True", shape_text};
+  return NpyHeader{std::size_t(shape[0]), std::size_t(shape[1]), order == "True", *dtype,
+                   shape_text};
 }
 
 NpyMatrix readNpy(std::istream& in, const std::string& path, const std::string& what) {
@@ -138,60 +196,50 @@ NpyMatrix readNpy(std::istream& in, const std::string& path, const std::string& 
   matrix.rows = header.rows;
   matrix.cols = header.cols;
   matrix.fortran_order = header.fortran_order;
+  matrix.dtype = header.dtype;
   const std::uint64_t count = std::uint64_t(header.rows) * header.cols;
+  const std::uint64_t element = npyElementBytes(header.dtype);
   // Compare with the file's size before allocating, so a corrupt header cannot ask for terabytes.
   const std::streampos data_start = in.tellg();
   in.seekg(0, std::ios::end);
   const std::uint64_t available = std::uint64_t(in.tellg() - data_start);
   in.seekg(data_start);
-  if (available < count * sizeof(float)) {
+  // count may be up to (2^31-1)^2, whose 8-byte elements would wrap a uint64: compare by division.
+  if (count > available / element) {
+    const std::string needs =
+        count > UINT64_MAX / element ? "more than 2^64" : std::to_string(count * element);
     bad(what, path,
-        "truncated: shape " + shape_text + " needs " + std::to_string(count * sizeof(float)) +
-            " bytes of data, the file has " + std::to_string(available));
+        "truncated: shape " + shape_text + " needs " + needs + " bytes of data, the file has " +
+            std::to_string(available));
   }
-  if (available > count * sizeof(float)) {
+  if (available > count * element) {
     bad(what, path,
-        std::to_string(available - count * sizeof(float)) + " bytes after the data for shape " +
+        std::to_string(available - count * element) + " bytes after the data for shape " +
             shape_text + "; not a single .npy array");
   }
   matrix.data.resize(std::size_t(count));
-  if (!in.read(reinterpret_cast<char*>(matrix.data.data()), std::streamsize(count * sizeof(float))))
-    bad(what, path, "read error");
-  if (!isLittleEndianHost()) {
-    for (auto& x : matrix.data) {
-      unsigned char b[4];
-      std::memcpy(b, &x, 4);
-      std::swap(b[0], b[3]);
-      std::swap(b[1], b[2]);
-      std::memcpy(&x, b, 4);
-    }
+  if (header.dtype == NpyDtype::kFloat64) {
+    if (!in.read(reinterpret_cast<char*>(matrix.data.data()), std::streamsize(count * 8)))
+      bad(what, path, "read error");
+    toHostOrder(reinterpret_cast<char*>(matrix.data.data()), std::size_t(count), 8);
+  } else {
+    std::vector<float> floats(static_cast<std::size_t>(count));
+    if (!in.read(reinterpret_cast<char*>(floats.data()), std::streamsize(count * 4)))
+      bad(what, path, "read error");
+    toHostOrder(reinterpret_cast<char*>(floats.data()), floats.size(), 4);
+    std::copy(floats.begin(), floats.end(), matrix.data.begin());
   }
   return matrix;
 }
 
 void writeNpy(const std::string& path, const std::string& what, std::size_t rows, std::size_t cols,
               const std::vector<float>& data, bool fortran_order) {
-  std::ostringstream dict;
-  dict << "{'descr': '<f4', 'fortran_order': " << (fortran_order ? "True" : "False")
-       << ", 'shape': (" << rows << ", " << cols << "), }";
-  std::string header = dict.str();
-  // Magic (6) + version (2) + length (2) + header, padded with spaces to a multiple of 64 bytes,
-  // ending in a newline, as numpy.lib.format writes it.
-  const std::size_t unpadded = kMagicLength + 2 + 2 + header.size() + 1;
-  header.append((64 - unpadded % 64) % 64, ' ');
-  header.push_back('\n');
+  writeElements(path, what, rows, cols, data, fortran_order, NpyDtype::kFloat32);
+}
 
-  writeFileAtomically(path, what, [&](std::ostream& out) {
-    out.write(kMagic, kMagicLength);
-    const char version[2] = {1, 0};
-    out.write(version, 2);
-    const unsigned char len[2] = {static_cast<unsigned char>(header.size() & 0xff),
-                                  static_cast<unsigned char>(header.size() >> 8)};
-    out.write(reinterpret_cast<const char*>(len), 2);
-    out << header;
-    out.write(reinterpret_cast<const char*>(data.data()),
-              std::streamsize(data.size() * sizeof(float)));
-  });
+void writeNpy(const std::string& path, const std::string& what, std::size_t rows, std::size_t cols,
+              const std::vector<double>& data, bool fortran_order) {
+  writeElements(path, what, rows, cols, data, fortran_order, NpyDtype::kFloat64);
 }
 
 }  // namespace clgemm

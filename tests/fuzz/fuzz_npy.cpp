@@ -1,8 +1,8 @@
 // libFuzzer target for the .npy reader (host/util/npy.hpp): the input is a whole file, read from
 // memory by readNpyHeader and readNpy. A refusal must be a UsageError; anything else, a sanitizer
 // report, an allocation beyond -malloc_limit_mb or a broken invariant is a finding. Accepted input
-// must be a header of the stated length with a 2-D shape and exactly rows * cols * 4 bytes of data
-// after it, returned unchanged: truncated or trailing data is refused.
+// must be a header of the stated length with a 2-D shape and exactly rows * cols * 4 (float32) or
+// 8 (float64) bytes of data after it, returned unchanged: truncated or trailing data is refused.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -72,14 +72,29 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     check(header_ok, "readNpy accepted what readNpyHeader refused");
     check(m.rows == header.rows && m.cols == header.cols, "readNpy's shape differs");
     const std::uint64_t count = std::uint64_t(m.rows) * m.cols;
+    const std::uint64_t element = clgemm::npyElementBytes(m.dtype);
+    check(m.dtype == header.dtype, "readNpy's dtype differs");
     check(m.data.size() == count, "data size differs from rows * cols");
-    check(start + count * 4 == bytes.size(), "data accepted that does not fill the input exactly");
-    if (littleEndianHost())
-      check(std::memcmp(m.data.data(), bytes.data() + start, count * 4) == 0, "data changed");
+    check(start + count * element == bytes.size(),
+          "data accepted that does not fill the input exactly");
+    // readNpy gives doubles: a float32 file's values must be its floats, exactly.
+    for (std::uint64_t i = 0; littleEndianHost() && i < count; ++i) {
+      if (element == 8) {
+        check(std::memcmp(&m.data[i], bytes.data() + start + i * 8, 8) == 0, "data changed");
+      } else {
+        // Widening quiets a signalling NaN: a NaN need only stay a NaN.
+        const float x = float(m.data[i]);
+        float stored;
+        std::memcpy(&stored, bytes.data() + start + i * 4, 4);
+        check(std::memcmp(&x, &stored, 4) == 0 || (x != x && stored != stored), "data changed");
+      }
+    }
   } catch (const clgemm::UsageError&) {
     // With a good header the only reason left is data of the wrong length.
     if (header_ok) {
-      check(start + std::uint64_t(header.rows) * header.cols * 4 != bytes.size(),
+      check(start + std::uint64_t(header.rows) * header.cols *
+                        clgemm::npyElementBytes(header.dtype) !=
+                bytes.size(),
             "readNpy refused a good header with exactly its data");
     }
   }
