@@ -1,4 +1,4 @@
-// clgemm kernels: C = alpha * A * B + beta * C, row-major float.
+// clgemm kernels: C = alpha * A * B + beta * C, row-major, in float or (FP64 = 1) double: REAL.
 //   A is M x K (lda = K), B is K x N (ldb = N), C is M x N (ldc = N).
 // Every kernel takes (M, N, K, alpha, beta, A, B, C), works for any M, N, K >= 1, and never reads C
 // when beta == 0 (BLAS semantics: C may hold NaN then).
@@ -29,6 +29,7 @@
 // Contents: four parts, each under a line of '=', each section under a line of '-' starting with
 // its name (search for "// best:").
 //   1. Shared helpers, before their first use
+//        REAL, REAL4, ...                       the element type: float, or double with FP64
 //        load_or_zero, swizzled_block, store_c  edge loads, swizzled group order, the epilogue
 //        TILE2X2_MADS, store_c_2x2              the 2x2 block of tiled-2x2 and its two successors
 //        copy_matrix (helper kernel)            shapes and padding copies of every GEMM kernel
@@ -38,7 +39,7 @@
 //        naive            gemm_naive            one work-item per element of C
 //        tiled            gemm_tiled            tiles of A and B in local memory
 //        tiled-wpt        gemm_tiled_wpt        more work per work-item (WPT rows of a column)
-//        vector           gemm_vector           wide data types (floatWIDTH)
+//        vector           gemm_vector           wide data types (REALWIDTH)
 //        tiled-2x2        gemm_tiled_2x2        a 2x2 block of C per work-item
 //        prefetch-reg     gemm_prefetch_reg     the next tiles prefetched into registers
 //        prefetch-local   gemm_prefetch_local   double-buffered local memory

@@ -139,8 +139,9 @@ void addIntensity(ResultRow& row, const Planned& p, const Problem& problem,
     if (!view.c.packedRowMajor()) bytes += (problem.beta != 0.0f ? 4.0 : 2.0) * c_bytes;
   }
   row.intensity = problem.flops() / bytes;
-  // The roofline's roof is the FP32 peak, which does not bound the tensor cores.
-  if (peak && p.variant->arithmetic == Arithmetic::kFp32)
+  // The roofline's roof is the FP32 peak, which does not bound the tensor cores, nor an FP64
+  // problem (its roof, the FP64 peak, is not stored).
+  if (peak && p.variant->arithmetic == Arithmetic::kFp32 && problem.precision == Precision::kFp32)
     row.roofline_gflops = rooflineBound(*peak, *row.intensity);
 }
 
