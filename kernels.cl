@@ -87,7 +87,7 @@
 // Element (row, col) of a rows x cols row-major matrix, or 0 outside it: how every kernel fills
 // the parts of its tiles that lie past the edge of A or B (zeros add nothing to the sum).
 inline REAL load_or_zero(__global const REAL* p, const int rows, const int cols, const int row,
-                          const int col) {
+                         const int col) {
   return (row < rows && col < cols) ? p[row * cols + col] : REAL_ZERO;
 }
 
@@ -120,8 +120,8 @@ inline void store_c(__global REAL* C, const int index, const REAL acc, const REA
 // array). Uses the kernel's lrow, lcol and acc00..acc11.
 #define TILE2X2_MADS(As, Bs, TS_)                                   \
   for (int k = 0; k < (TS_); ++k) {                                 \
-    const REAL a0 = As[lrow][k], a1 = As[lrow + (TS_) / 2][k];     \
-    const REAL b0 = Bs[k][lcol], b1 = Bs[k][lcol + (TS_) / 2];     \
+    const REAL a0 = As[lrow][k], a1 = As[lrow + (TS_) / 2][k];      \
+    const REAL b0 = Bs[k][lcol], b1 = Bs[k][lcol + (TS_) / 2];      \
     acc00 += a0 * b0;                                               \
     acc01 += a0 * b1;                                               \
     acc10 += a1 * b0;                                               \
@@ -358,7 +358,7 @@ __kernel __attribute__((reqd_work_group_size(TS, RTS, 1))) void gemm_tiled_wpt(
 
 // WIDTH consecutive floats of row `row` of a rows x cols matrix from column `col`, zeros outside.
 inline REALW vector_load(__global const REAL* p, const int rows, const int cols, const int row,
-                          const int col, const int aligned) {
+                         const int col, const int aligned) {
   if (row < rows && col + WIDTH <= cols) {
     if (aligned) return *(__global const REALW*)(p + row * cols + col);
     return vloadW(0, p + row * cols + col);
@@ -904,11 +904,11 @@ __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void gemm_regtile2
 // left of column 0, which only the first tile reaches (`first`). NN's A and TRANS_B's B.
 // `aligned` is VEC_A or VEC_B, a constant: each call compiles to one of the two loads.
 inline REAL4 best_fetch_along_k(__global const REAL* P, const int at, const int k,
-                                 const int first, const int aligned) {
+                                const int first, const int aligned) {
 #if EDGE
   if (first && k < 0)
     return (REAL4)(k >= 0 ? P[at] : REAL_ZERO, k + 1 >= 0 ? P[at + 1] : REAL_ZERO,
-                    k + 2 >= 0 ? P[at + 2] : REAL_ZERO, k + 3 >= 0 ? P[at + 3] : REAL_ZERO);
+                   k + 2 >= 0 ? P[at + 2] : REAL_ZERO, k + 3 >= 0 ? P[at + 3] : REAL_ZERO);
 #endif
   if (aligned) return *(__global const REAL4*)(P + at);
   return vload4(0, P + at);
@@ -919,12 +919,12 @@ inline REAL4 best_fetch_along_k(__global const REAL* P, const int at, const int 
 // `count` (N or M) repeat the last one. NN's B and TRANS_A's A. With `aligned` and EDGE the host
 // has clamped col to count - 4 already (aligned lines hold whole float4s).
 inline REAL4 best_fetch_across(__global const REAL* P, const int at, const int k, const int col,
-                                const int count, const int first, const int aligned) {
+                               const int count, const int first, const int aligned) {
 #if EDGE
   if (first && k < 0) return (REAL4)(REAL_ZERO);
   if (!aligned)
     return (REAL4)(P[at + min(col, count - 1)], P[at + min(col + 1, count - 1)],
-                    P[at + min(col + 2, count - 1)], P[at + min(col + 3, count - 1)]);
+                   P[at + min(col + 2, count - 1)], P[at + min(col + 3, count - 1)]);
 #endif
   if (aligned) return *(__global const REAL4*)(P + at + col);
   return vload4(0, P + at + col);
@@ -1147,7 +1147,7 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_be
       if (BEST_VEC_STORE(col)) {
         __global REAL4* c4 = (__global REAL4*)(C + row * ldc + col);
         REAL4 r = alpha * (REAL4)(acc[i][gj * 4], acc[i][gj * 4 + 1], acc[i][gj * 4 + 2],
-                                    acc[i][gj * 4 + 3]);
+                                  acc[i][gj * 4 + 3]);
         if (beta != REAL_ZERO) r += beta * *c4;
         *c4 = r;
       } else {
