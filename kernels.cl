@@ -1,4 +1,4 @@
-// clgemm kernels: C = alpha * A * B + beta * C, row-major float.
+// clgemm kernels: C = alpha * A * B + beta * C, row-major, in float or (FP64 = 1) double: REAL.
 //   A is M x K (lda = K), B is K x N (ldb = N), C is M x N (ldc = N).
 // Every kernel takes (M, N, K, alpha, beta, A, B, C), works for any M, N, K >= 1, and never reads C
 // when beta == 0 (BLAS semantics: C may hold NaN then).
@@ -29,6 +29,7 @@
 // Contents: four parts, each under a line of '=', each section under a line of '-' starting with
 // its name (search for "// best:").
 //   1. Shared helpers, before their first use
+//        REAL, REAL4, ...                       the element type: float, or double with FP64
 //        load_or_zero, swizzled_block, store_c  edge loads, swizzled group order, the epilogue
 //        TILE2X2_MADS, store_c_2x2              the 2x2 block of tiled-2x2 and its two successors
 //        copy_matrix (helper kernel)            shapes and padding copies of every GEMM kernel
@@ -38,7 +39,7 @@
 //        naive            gemm_naive            one work-item per element of C
 //        tiled            gemm_tiled            tiles of A and B in local memory
 //        tiled-wpt        gemm_tiled_wpt        more work per work-item (WPT rows of a column)
-//        vector           gemm_vector           wide data types (floatWIDTH)
+//        vector           gemm_vector           wide data types (REALWIDTH)
 //        tiled-2x2        gemm_tiled_2x2        a 2x2 block of C per work-item
 //        prefetch-reg     gemm_prefetch_reg     the next tiles prefetched into registers
 //        prefetch-local   gemm_prefetch_local   double-buffered local memory
@@ -58,11 +59,36 @@
 // =============================================================================================
 // 1. Shared helpers, before their first use
 
+// The element type of the ladder, best and the copies (issue #26): one source for FP32 and FP64.
+// The host adds -D FP64=1 to every build of an FP64 problem (it refuses FP64 on devices without
+// cl_khr_fp64 before building). The tensor-core kernels, pack_operand and the peak probes stay
+// FP32 (peak_fma has its own PEAK_DOUBLE). With FP64 = 0 every type and literal below expands to
+// exactly the tokens the kernels had before, so FP32 code is unchanged.
+#ifndef FP64
+#define FP64 0
+#endif
+#if FP64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#define REAL double
+#define REAL2 double2
+#define REAL4 double4
+#define REAL8 double8
+#define REAL16 double16
+#define REAL_ZERO 0.0
+#else
+#define REAL float
+#define REAL2 float2
+#define REAL4 float4
+#define REAL8 float8
+#define REAL16 float16
+#define REAL_ZERO 0.0f
+#endif
+
 // Element (row, col) of a rows x cols row-major matrix, or 0 outside it: how every kernel fills
 // the parts of its tiles that lie past the edge of A or B (zeros add nothing to the sum).
-inline float load_or_zero(__global const float* p, const int rows, const int cols, const int row,
-                          const int col) {
-  return (row < rows && col < cols) ? p[row * cols + col] : 0.0f;
+inline REAL load_or_zero(__global const REAL* p, const int rows, const int cols, const int row,
+                         const int col) {
+  return (row < rows && col < cols) ? p[row * cols + col] : REAL_ZERO;
 }
 
 // The (block row, block column) of C this work-group computes, in an order swizzled for L2 reuse:
@@ -79,9 +105,9 @@ inline int2 swizzled_block(const int group_m) {
 }
 
 // Shared epilogue: alpha * acc (+ beta * C when beta != 0).
-inline void store_c(__global float* C, const int index, const float acc, const float alpha,
-                    const float beta) {
-  C[index] = (beta == 0.0f) ? alpha * acc : alpha * acc + beta * C[index];
+inline void store_c(__global REAL* C, const int index, const REAL acc, const REAL alpha,
+                    const REAL beta) {
+  C[index] = (beta == REAL_ZERO) ? alpha * acc : alpha * acc + beta * C[index];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -94,8 +120,8 @@ inline void store_c(__global float* C, const int index, const float acc, const f
 // array). Uses the kernel's lrow, lcol and acc00..acc11.
 #define TILE2X2_MADS(As, Bs, TS_)                                   \
   for (int k = 0; k < (TS_); ++k) {                                 \
-    const float a0 = As[lrow][k], a1 = As[lrow + (TS_) / 2][k];     \
-    const float b0 = Bs[k][lcol], b1 = Bs[k][lcol + (TS_) / 2];     \
+    const REAL a0 = As[lrow][k], a1 = As[lrow + (TS_) / 2][k];      \
+    const REAL b0 = Bs[k][lcol], b1 = Bs[k][lcol + (TS_) / 2];      \
     acc00 += a0 * b0;                                               \
     acc01 += a0 * b1;                                               \
     acc10 += a1 * b0;                                               \
@@ -103,9 +129,9 @@ inline void store_c(__global float* C, const int index, const float acc, const f
   }
 
 // Stores the block: elements (r0 + i*h, c0 + j*h) for i, j in {0, 1}, those inside C only.
-inline void store_c_2x2(__global float* C, const int M, const int N, const int r0, const int c0,
-                        const int h, const float acc00, const float acc01, const float acc10,
-                        const float acc11, const float alpha, const float beta) {
+inline void store_c_2x2(__global REAL* C, const int M, const int N, const int r0, const int c0,
+                        const int h, const REAL acc00, const REAL acc01, const REAL acc10,
+                        const REAL acc11, const REAL alpha, const REAL beta) {
   const int r1 = r0 + h, c1 = c0 + h;
   if (r0 < M && c0 < N) store_c(C, r0 * N + c0, acc00, alpha, beta);
   if (r0 < M && c1 < N) store_c(C, r0 * N + c1, acc01, alpha, beta);
@@ -127,13 +153,13 @@ inline void store_c_2x2(__global float* C, const int M, const int N, const int r
 #if !defined(KERNEL_peak_fma) && !defined(KERNEL_peak_read) && !defined(KERNEL_pack_operand)
 __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void copy_matrix(
     const int src_rows, const int src_cols, const int src_ld, const int src_transposed,
-    __global const float* restrict src, const int rows, const int cols, const int ld,
-    __global float* restrict dst) {
+    __global const REAL* restrict src, const int rows, const int cols, const int ld,
+    __global REAL* restrict dst) {
   const int r = src_transposed ? get_global_id(0) : get_global_id(1);
   const int c = src_transposed ? get_global_id(1) : get_global_id(0);
   if (r >= rows || c >= cols) return;
   const int at = src_transposed ? c * src_ld + r : r * src_ld + c;
-  dst[r * ld + c] = (r < src_rows && c < src_cols) ? src[at] : 0.0f;
+  dst[r * ld + c] = (r < src_rows && c < src_cols) ? src[at] : REAL_ZERO;
 }
 #endif
 
@@ -169,13 +195,13 @@ inline uint tc_tf32(const float x) { return (as_uint(x) + 0x1000u) & 0xffffe000u
 #endif
 
 __kernel __attribute__((reqd_work_group_size(WGX, WGY, 1))) void gemm_naive_global(
-    const int M, const int N, const int K, const float alpha, const float beta,
-    __global const float* A, __global const float* B, __global float* C) {
+    const int M, const int N, const int K, const REAL alpha, const REAL beta,
+    __global const REAL* A, __global const REAL* B, __global REAL* C) {
   const int col = get_global_id(0);
   const int row = get_global_id(1);
   if (row >= M || col >= N) return;
   const int c = row * N + col;
-  C[c] = (beta == 0.0f) ? 0.0f : beta * C[c];
+  C[c] = (beta == REAL_ZERO) ? REAL_ZERO : beta * C[c];
   for (int k = 0; k < K; ++k) C[c] += alpha * A[row * K + k] * B[k * N + col];
 }
 #undef WGX
@@ -195,12 +221,12 @@ __kernel __attribute__((reqd_work_group_size(WGX, WGY, 1))) void gemm_naive_glob
 #endif
 
 __kernel __attribute__((reqd_work_group_size(WGX, WGY, 1))) void gemm_naive(
-    const int M, const int N, const int K, const float alpha, const float beta,
-    __global const float* restrict A, __global const float* restrict B, __global float* C) {
+    const int M, const int N, const int K, const REAL alpha, const REAL beta,
+    __global const REAL* restrict A, __global const REAL* restrict B, __global REAL* C) {
   const int col = get_global_id(0);
   const int row = get_global_id(1);
   if (row >= M || col >= N) return;
-  float acc = 0.0f;
+  REAL acc = REAL_ZERO;
   for (int k = 0; k < K; ++k) acc += A[row * K + k] * B[k * N + col];
   store_c(C, row * N + col, acc, alpha, beta);
 }
@@ -220,17 +246,17 @@ __kernel __attribute__((reqd_work_group_size(WGX, WGY, 1))) void gemm_naive(
 #endif
 
 __kernel __attribute__((reqd_work_group_size(TS, TS, 1))) void gemm_tiled(
-    const int M, const int N, const int K, const float alpha, const float beta,
-    __global const float* restrict A, __global const float* restrict B, __global float* C) {
+    const int M, const int N, const int K, const REAL alpha, const REAL beta,
+    __global const REAL* restrict A, __global const REAL* restrict B, __global REAL* C) {
   const int lcol = get_local_id(0);
   const int lrow = get_local_id(1);
   const int col = get_group_id(0) * TS + lcol;
   const int row = get_group_id(1) * TS + lrow;
 
-  __local float Asub[TS][TS];
-  __local float Bsub[TS][TS];
+  __local REAL Asub[TS][TS];
+  __local REAL Bsub[TS][TS];
 
-  float acc = 0.0f;
+  REAL acc = REAL_ZERO;
   for (int k0 = 0; k0 < K; k0 += TS) {
     const int ka = k0 + lcol;  // column of A this work-item loads
     const int kb = k0 + lrow;  // row of B this work-item loads
@@ -262,18 +288,18 @@ __kernel __attribute__((reqd_work_group_size(TS, TS, 1))) void gemm_tiled(
 #define RTS (TS / WPT)  // work-group height
 
 __kernel __attribute__((reqd_work_group_size(TS, RTS, 1))) void gemm_tiled_wpt(
-    const int M, const int N, const int K, const float alpha, const float beta,
-    __global const float* restrict A, __global const float* restrict B, __global float* C) {
+    const int M, const int N, const int K, const REAL alpha, const REAL beta,
+    __global const REAL* restrict A, __global const REAL* restrict B, __global REAL* C) {
   const int lcol = get_local_id(0);
   const int lrow = get_local_id(1);
   const int col = get_group_id(0) * TS + lcol;
   const int row0 = get_group_id(1) * TS + lrow;
 
-  __local float Asub[TS][TS];
-  __local float Bsub[TS][TS];
+  __local REAL Asub[TS][TS];
+  __local REAL Bsub[TS][TS];
 
-  float acc[WPT];
-  for (int w = 0; w < WPT; ++w) acc[w] = 0.0f;
+  REAL acc[WPT];
+  for (int w = 0; w < WPT; ++w) acc[w] = REAL_ZERO;
 
   for (int k0 = 0; k0 < K; k0 += TS) {
     for (int w = 0; w < WPT; ++w) {
@@ -284,7 +310,7 @@ __kernel __attribute__((reqd_work_group_size(TS, RTS, 1))) void gemm_tiled_wpt(
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int k = 0; k < TS; ++k) {
-      const float b = Bsub[k][lcol];
+      const REAL b = Bsub[k][lcol];
       for (int w = 0; w < WPT; ++w) acc[w] += Asub[lrow + w * RTS][k] * b;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -325,36 +351,36 @@ __kernel __attribute__((reqd_work_group_size(TS, RTS, 1))) void gemm_tiled_wpt(
 #endif
 #define VCAT2(a, b) a##b
 #define VCAT(a, b) VCAT2(a, b)
-#define floatW VCAT(float, WIDTH)
+#define REALW VCAT(REAL, WIDTH)
 #define vloadW VCAT(vload, WIDTH)
 #define vstoreW VCAT(vstore, WIDTH)
 #define VTS (TS / WIDTH)  // vectors per tile row: the work-group width
 
 // WIDTH consecutive floats of row `row` of a rows x cols matrix from column `col`, zeros outside.
-inline floatW vector_load(__global const float* p, const int rows, const int cols, const int row,
-                          const int col, const int aligned) {
+inline REALW vector_load(__global const REAL* p, const int rows, const int cols, const int row,
+                         const int col, const int aligned) {
   if (row < rows && col + WIDTH <= cols) {
-    if (aligned) return *(__global const floatW*)(p + row * cols + col);
+    if (aligned) return *(__global const REALW*)(p + row * cols + col);
     return vloadW(0, p + row * cols + col);
   }
-  float part[WIDTH];
+  REAL part[WIDTH];
   for (int w = 0; w < WIDTH; ++w)
     part[w] = load_or_zero(p, rows, cols, row, col + w);
   return vloadW(0, part);
 }
 
 __kernel __attribute__((reqd_work_group_size(VTS, TS, 1))) void gemm_vector(
-    const int M, const int N, const int K, const float alpha, const float beta,
-    __global const float* restrict A, __global const float* restrict B, __global float* C) {
+    const int M, const int N, const int K, const REAL alpha, const REAL beta,
+    __global const REAL* restrict A, __global const REAL* restrict B, __global REAL* C) {
   const int lvec = get_local_id(0);  // which WIDTH-wide column group of the tile
   const int lrow = get_local_id(1);
   const int row = get_group_id(1) * TS + lrow;
   const int col0 = get_group_id(0) * TS + lvec * WIDTH;
 
-  __local float Asub[TS][TS + 1];  // padded: see the section comment
-  __local floatW Bsub[TS][VTS];
+  __local REAL Asub[TS][TS + 1];  // padded: see the section comment
+  __local REALW Bsub[TS][VTS];
 
-  floatW acc = (floatW)(0.0f);
+  REALW acc = (REALW)(REAL_ZERO);
   for (int k0 = 0; k0 < K; k0 += TS) {
     vstoreW(vector_load(A, M, K, row, k0 + lvec * WIDTH, VEC_A), 0, &Asub[lrow][lvec * WIDTH]);
     Bsub[lrow][lvec] = vector_load(B, K, N, k0 + lrow, col0, VEC_B);
@@ -363,7 +389,7 @@ __kernel __attribute__((reqd_work_group_size(VTS, TS, 1))) void gemm_vector(
     barrier(CLK_LOCAL_MEM_FENCE);
   }
   if (row >= M) return;
-  float out[WIDTH];
+  REAL out[WIDTH];
   vstoreW(acc, 0, out);
   for (int w = 0; w < WIDTH; ++w)
     if (col0 + w < N) store_c(C, row * N + col0 + w, out[w], alpha, beta);
@@ -371,7 +397,7 @@ __kernel __attribute__((reqd_work_group_size(VTS, TS, 1))) void gemm_vector(
 #undef VTS
 #undef vstoreW
 #undef vloadW
-#undef floatW
+#undef REALW
 #undef VCAT
 #undef VCAT2
 #undef TS
@@ -396,17 +422,17 @@ __kernel __attribute__((reqd_work_group_size(VTS, TS, 1))) void gemm_vector(
 #define HTS (TS / 2)  // work-group edge
 
 __kernel __attribute__((reqd_work_group_size(HTS, HTS, 1))) void gemm_tiled_2x2(
-    const int M, const int N, const int K, const float alpha, const float beta,
-    __global const float* restrict A, __global const float* restrict B, __global float* C) {
+    const int M, const int N, const int K, const REAL alpha, const REAL beta,
+    __global const REAL* restrict A, __global const REAL* restrict B, __global REAL* C) {
   const int lcol = get_local_id(0);
   const int lrow = get_local_id(1);
   const int row0 = get_group_id(1) * TS;
   const int col0 = get_group_id(0) * TS;
 
-  __local float Asub[TS][TS + 1];  // padded: see the section comment
-  __local float Bsub[TS][TS];
+  __local REAL Asub[TS][TS + 1];  // padded: see the section comment
+  __local REAL Bsub[TS][TS];
 
-  float acc00 = 0.0f, acc01 = 0.0f, acc10 = 0.0f, acc11 = 0.0f;
+  REAL acc00 = REAL_ZERO, acc01 = REAL_ZERO, acc10 = REAL_ZERO, acc11 = REAL_ZERO;
   for (int k0 = 0; k0 < K; k0 += TS) {
     for (int i = 0; i < 2; ++i) {
       for (int j = 0; j < 2; ++j) {
@@ -439,17 +465,17 @@ __kernel __attribute__((reqd_work_group_size(HTS, HTS, 1))) void gemm_tiled_2x2(
 #define HTS (TS / 2)  // work-group edge
 
 __kernel __attribute__((reqd_work_group_size(HTS, HTS, 1))) void gemm_prefetch_reg(
-    const int M, const int N, const int K, const float alpha, const float beta,
-    __global const float* restrict A, __global const float* restrict B, __global float* C) {
+    const int M, const int N, const int K, const REAL alpha, const REAL beta,
+    __global const REAL* restrict A, __global const REAL* restrict B, __global REAL* C) {
   const int lcol = get_local_id(0);
   const int lrow = get_local_id(1);
   const int row0 = get_group_id(1) * TS;
   const int col0 = get_group_id(0) * TS;
 
-  __local float Asub[TS][TS + 1];  // padded: see tiled-2x2
-  __local float Bsub[TS][TS];
+  __local REAL Asub[TS][TS + 1];  // padded: see tiled-2x2
+  __local REAL Bsub[TS][TS];
 
-  float a_next[2][2], b_next[2][2];
+  REAL a_next[2][2], b_next[2][2];
 #define PREFETCH(k0)                                                                           \
   for (int i = 0; i < 2; ++i) {                                                                \
     for (int j = 0; j < 2; ++j) {                                                              \
@@ -459,7 +485,7 @@ __kernel __attribute__((reqd_work_group_size(HTS, HTS, 1))) void gemm_prefetch_r
     }                                                                                          \
   }
 
-  float acc00 = 0.0f, acc01 = 0.0f, acc10 = 0.0f, acc11 = 0.0f;
+  REAL acc00 = REAL_ZERO, acc01 = REAL_ZERO, acc10 = REAL_ZERO, acc11 = REAL_ZERO;
   PREFETCH(0)
   for (int k0 = 0; k0 < K; k0 += TS) {
     for (int i = 0; i < 2; ++i) {
@@ -496,15 +522,15 @@ __kernel __attribute__((reqd_work_group_size(HTS, HTS, 1))) void gemm_prefetch_r
 #define HTS (TS / 2)  // work-group edge
 
 __kernel __attribute__((reqd_work_group_size(HTS, HTS, 1))) void gemm_prefetch_local(
-    const int M, const int N, const int K, const float alpha, const float beta,
-    __global const float* restrict A, __global const float* restrict B, __global float* C) {
+    const int M, const int N, const int K, const REAL alpha, const REAL beta,
+    __global const REAL* restrict A, __global const REAL* restrict B, __global REAL* C) {
   const int lcol = get_local_id(0);
   const int lrow = get_local_id(1);
   const int row0 = get_group_id(1) * TS;
   const int col0 = get_group_id(0) * TS;
 
-  __local float Asub[2][TS][TS + 1];  // padded: see tiled-2x2
-  __local float Bsub[2][TS][TS];
+  __local REAL Asub[2][TS][TS + 1];  // padded: see tiled-2x2
+  __local REAL Bsub[2][TS][TS];
 
 #define LOAD_TILE(buf, k0)                                                                      \
   for (int i = 0; i < 2; ++i) {                                                                 \
@@ -515,7 +541,7 @@ __kernel __attribute__((reqd_work_group_size(HTS, HTS, 1))) void gemm_prefetch_l
     }                                                                                           \
   }
 
-  float acc00 = 0.0f, acc01 = 0.0f, acc10 = 0.0f, acc11 = 0.0f;
+  REAL acc00 = REAL_ZERO, acc01 = REAL_ZERO, acc10 = REAL_ZERO, acc11 = REAL_ZERO;
   LOAD_TILE(0, 0)
   barrier(CLK_LOCAL_MEM_FENCE);
   for (int k0 = 0, cur = 0; k0 < K; k0 += TS, cur ^= 1) {
@@ -570,8 +596,8 @@ __kernel __attribute__((reqd_work_group_size(HTS, HTS, 1))) void gemm_prefetch_l
 
 // Bt (N x K) = B (K x N) transposed, through a padded local tile so reads and writes coalesce.
 __kernel __attribute__((reqd_work_group_size(TT, TT, 1))) void transpose_b(
-    const int K, const int N, __global const float* restrict B, __global float* restrict Bt) {
-  __local float tile[TT][TT + 1];
+    const int K, const int N, __global const REAL* restrict B, __global REAL* restrict Bt) {
+  __local REAL tile[TT][TT + 1];
   const int n = get_group_id(0) * TT + get_local_id(0);
   const int k = get_group_id(1) * TT + get_local_id(1);
   if (k < K && n < N) tile[get_local_id(1)][get_local_id(0)] = B[k * N + n];
@@ -582,8 +608,8 @@ __kernel __attribute__((reqd_work_group_size(TT, TT, 1))) void transpose_b(
 }
 
 __kernel __attribute__((reqd_work_group_size(TSN, RTSM, 1))) void gemm_transposed_b(
-    const int M, const int N, const int K, const float alpha, const float beta,
-    __global const float* restrict A, __global const float* restrict Bt, __global float* C) {
+    const int M, const int N, const int K, const REAL alpha, const REAL beta,
+    __global const REAL* restrict A, __global const REAL* restrict Bt, __global REAL* C) {
   const int lcol = get_local_id(0);
   const int lrow = get_local_id(1);
   const int tid = lrow * TSN + lcol;
@@ -591,11 +617,11 @@ __kernel __attribute__((reqd_work_group_size(TSN, RTSM, 1))) void gemm_transpose
   const int offn = get_group_id(0) * TSN;
   const int col = offn + lcol;
 
-  __local float Asub[TSK][TSM + PAD];
-  __local float Bsub[TSK][TSN + PAD];
+  __local REAL Asub[TSK][TSM + PAD];
+  __local REAL Bsub[TSK][TSN + PAD];
 
-  float acc[WPTM];
-  for (int w = 0; w < WPTM; ++w) acc[w] = 0.0f;
+  REAL acc[WPTM];
+  for (int w = 0; w < WPTM; ++w) acc[w] = REAL_ZERO;
 
   for (int k0 = 0; k0 < K; k0 += TSK) {
     // Consecutive work-items read consecutive k of one row of A or Bt (coalesced).
@@ -609,7 +635,7 @@ __kernel __attribute__((reqd_work_group_size(TSN, RTSM, 1))) void gemm_transpose
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int k = 0; k < TSK; ++k) {
-      const float b = Bsub[k][lcol];
+      const REAL b = Bsub[k][lcol];
       for (int w = 0; w < WPTM; ++w) acc[w] += Asub[k][lrow + w * RTSM] * b;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -655,15 +681,15 @@ __kernel __attribute__((reqd_work_group_size(TSN, RTSM, 1))) void gemm_transpose
 #endif
 
 __kernel __attribute__((reqd_work_group_size(WGX, WGY, 1))) void gemm_regtile_nolocal(
-    const int M, const int N, const int K, const float alpha, const float beta,
-    __global const float* restrict A, __global const float* restrict B, __global float* C) {
+    const int M, const int N, const int K, const REAL alpha, const REAL beta,
+    __global const REAL* restrict A, __global const REAL* restrict B, __global REAL* C) {
   const int row0 = get_group_id(1) * WGY * TY + get_local_id(1);
   const int col0 = get_group_id(0) * WGX * TX + get_local_id(0);
 
-  float acc[TY][TX];
+  REAL acc[TY][TX];
   for (int i = 0; i < TY; ++i)
-    for (int j = 0; j < TX; ++j) acc[i][j] = 0.0f;
-  float a[TY][LEN], b[LEN][TX];
+    for (int j = 0; j < TX; ++j) acc[i][j] = REAL_ZERO;
+  REAL a[TY][LEN], b[LEN][TX];
 
   for (int k0 = 0; k0 < K; k0 += LEN) {
     for (int i = 0; i < TY; ++i) {
@@ -730,21 +756,21 @@ __kernel __attribute__((reqd_work_group_size(WGX, WGY, 1))) void gemm_regtile_no
 #define RTSN (TSN / WPTN)  // work-group width
 
 __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void gemm_regtile2d(
-    const int M, const int N, const int K, const float alpha, const float beta,
-    __global const float* restrict A, __global const float* restrict B, __global float* C) {
+    const int M, const int N, const int K, const REAL alpha, const REAL beta,
+    __global const REAL* restrict A, __global const REAL* restrict B, __global REAL* C) {
   const int tidn = get_local_id(0);
   const int tidm = get_local_id(1);
   const int tid = tidm * RTSN + tidn;
   const int offm = get_group_id(1) * TSM;
   const int offn = get_group_id(0) * TSN;
 
-  __local float Asub[TSK][TSM + PAD];
-  __local float Bsub[TSK][TSN + PAD];
+  __local REAL Asub[TSK][TSM + PAD];
+  __local REAL Bsub[TSK][TSN + PAD];
 
-  float acc[WPTM][WPTN];
+  REAL acc[WPTM][WPTN];
   for (int wm = 0; wm < WPTM; ++wm)
-    for (int wn = 0; wn < WPTN; ++wn) acc[wm][wn] = 0.0f;
-  float breg[WPTN];
+    for (int wn = 0; wn < WPTN; ++wn) acc[wm][wn] = REAL_ZERO;
+  REAL breg[WPTN];
 
   for (int k0 = 0; k0 < K; k0 += TSK) {
     // Consecutive work-items read consecutive k of one row of A (coalesced) and store them down a
@@ -763,7 +789,7 @@ __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void gemm_regtile2
     for (int k = 0; k < TSK; ++k) {
       for (int wn = 0; wn < WPTN; ++wn) breg[wn] = Bsub[k][tidn + wn * RTSN];
       for (int wm = 0; wm < WPTM; ++wm) {
-        const float a = Asub[k][tidm + wm * RTSM];
+        const REAL a = Asub[k][tidm + wm * RTSM];
         for (int wn = 0; wn < WPTN; ++wn) acc[wm][wn] += a * breg[wn];
       }
     }
@@ -877,14 +903,14 @@ __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void gemm_regtile2
 // Four consecutive floats along K at offset `at`, the first from column k of the K loop; zeros
 // left of column 0, which only the first tile reaches (`first`). NN's A and TRANS_B's B.
 // `aligned` is VEC_A or VEC_B, a constant: each call compiles to one of the two loads.
-inline float4 best_fetch_along_k(__global const float* P, const int at, const int k,
-                                 const int first, const int aligned) {
+inline REAL4 best_fetch_along_k(__global const REAL* P, const int at, const int k,
+                                const int first, const int aligned) {
 #if EDGE
   if (first && k < 0)
-    return (float4)(k >= 0 ? P[at] : 0.0f, k + 1 >= 0 ? P[at + 1] : 0.0f,
-                    k + 2 >= 0 ? P[at + 2] : 0.0f, k + 3 >= 0 ? P[at + 3] : 0.0f);
+    return (REAL4)(k >= 0 ? P[at] : REAL_ZERO, k + 1 >= 0 ? P[at + 1] : REAL_ZERO,
+                   k + 2 >= 0 ? P[at + 2] : REAL_ZERO, k + 3 >= 0 ? P[at + 3] : REAL_ZERO);
 #endif
-  if (aligned) return *(__global const float4*)(P + at);
+  if (aligned) return *(__global const REAL4*)(P + at);
   return vload4(0, P + at);
 }
 
@@ -892,15 +918,15 @@ inline float4 best_fetch_along_k(__global const float* P, const int at, const in
 // `at`, from column `col`; zeros above line 0, which only the first tile reaches. Columns past
 // `count` (N or M) repeat the last one. NN's B and TRANS_A's A. With `aligned` and EDGE the host
 // has clamped col to count - 4 already (aligned lines hold whole float4s).
-inline float4 best_fetch_across(__global const float* P, const int at, const int k, const int col,
-                                const int count, const int first, const int aligned) {
+inline REAL4 best_fetch_across(__global const REAL* P, const int at, const int k, const int col,
+                               const int count, const int first, const int aligned) {
 #if EDGE
-  if (first && k < 0) return (float4)(0.0f);
+  if (first && k < 0) return (REAL4)(REAL_ZERO);
   if (!aligned)
-    return (float4)(P[at + min(col, count - 1)], P[at + min(col + 1, count - 1)],
-                    P[at + min(col + 2, count - 1)], P[at + min(col + 3, count - 1)]);
+    return (REAL4)(P[at + min(col, count - 1)], P[at + min(col + 1, count - 1)],
+                   P[at + min(col + 2, count - 1)], P[at + min(col + 3, count - 1)]);
 #endif
-  if (aligned) return *(__global const float4*)(P + at + col);
+  if (aligned) return *(__global const REAL4*)(P + at + col);
   return vload4(0, P + at + col);
 }
 
@@ -923,14 +949,15 @@ inline int best_line(const int line, const int count) {
 }
 
 __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_best(
-    const int M, const int N, const int K, const float alpha, const float beta,
-    __global const float* restrict A, __global const float* restrict B, __global float* C,
+    const int M, const int N, const int K, const REAL alpha, const REAL beta,
+    __global const REAL* restrict A, __global const REAL* restrict B, __global REAL* C,
     const int lda, const int ldb, const int ldc) {
-  // 16-byte aligned, with rows of a multiple of 4 floats (PADA, PADB), so the float4 reads below
-  // may be single 128-bit loads: vload4 promises only 4-byte alignment, and NVIDIA's compiler
-  // then splits every read into four (32 against 47 TFLOP/s at 128x128, docs/performance.md).
-  __local float As[2][BK][BM + PADA] __attribute__((aligned(16)));  // A transposed: As[k][m]
-  __local float Bs[2][BK][BN + PADB] __attribute__((aligned(16)));
+  // Aligned to a REAL4 (16 bytes, 32 with FP64), with rows of a multiple of 4 elements (PADA,
+  // PADB), so the REAL4 reads below may be single 128-bit (FP64: 256-bit) loads: vload4 promises
+  // only the element's alignment, and NVIDIA's compiler then splits every read into four (32
+  // against 47 TFLOP/s at 128x128, docs/performance.md).
+  __local REAL As[2][BK][BM + PADA] __attribute__((aligned(sizeof(REAL4))));  // As[k][m]: A^T
+  __local REAL Bs[2][BK][BN + PADB] __attribute__((aligned(sizeof(REAL4))));
 
   const int tx = get_local_id(0);
   const int ty = get_local_id(1);
@@ -940,11 +967,11 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_be
   const int row0 = block.x * BM;
   const int col0 = block.y * BN;
 
-  float4 a_next[BEST_LOADS_A];
-  float4 b_next[BEST_LOADS_B];
-  float acc[TM][TN];
+  REAL4 a_next[BEST_LOADS_A];
+  REAL4 b_next[BEST_LOADS_B];
+  REAL acc[TM][TN];
   for (int i = 0; i < TM; ++i)
-    for (int j = 0; j < TN; ++j) acc[i][j] = 0.0f;
+    for (int j = 0; j < TN; ++j) acc[i][j] = REAL_ZERO;
 
   const int tiles = (K + BK - 1) / BK;
 
@@ -1022,7 +1049,7 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_be
   // as four scalars, one along M or N as one float4.
 #if TRANS_A
 #define BEST_STORE_A(buf, idx) \
-  *(__local float4*)&As[buf][(idx) / (BM / 4)][((idx) % (BM / 4)) * 4] = a_next[i];
+  *(__local REAL4*)&As[buf][(idx) / (BM / 4)][((idx) % (BM / 4)) * 4] = a_next[i];
 #else
 #define BEST_STORE_A(buf, idx)                                  \
   {                                                             \
@@ -1044,7 +1071,7 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_be
   }
 #else
 #define BEST_STORE_B(buf, idx) \
-  *(__local float4*)&Bs[buf][(idx) / (BN / 4)][((idx) % (BN / 4)) * 4] = b_next[i];
+  *(__local REAL4*)&Bs[buf][(idx) / (BN / 4)][((idx) % (BN / 4)) * 4] = b_next[i];
 #endif
 #define BEST_STORE(buf)                                                                 \
   _Pragma("unroll") for (int i = 0; i < BEST_LOADS_A; ++i) {                            \
@@ -1065,16 +1092,16 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_be
     }
 #pragma unroll
     for (int k = 0; k < BK; ++k) {
-      float a[TM], b[TN];
+      REAL a[TM], b[TN];
       for (int g = 0; g < BEST_GROUPS_M; ++g) {
-        const float4 v = *(__local const float4*)&As[cur][k][g * BEST_STRIDE_M + ty * 4];
+        const REAL4 v = *(__local const REAL4*)&As[cur][k][g * BEST_STRIDE_M + ty * 4];
         a[g * 4 + 0] = v.x;
         a[g * 4 + 1] = v.y;
         a[g * 4 + 2] = v.z;
         a[g * 4 + 3] = v.w;
       }
       for (int g = 0; g < BEST_GROUPS_N; ++g) {
-        const float4 v = *(__local const float4*)&Bs[cur][k][g * BEST_STRIDE_N + tx * 4];
+        const REAL4 v = *(__local const REAL4*)&Bs[cur][k][g * BEST_STRIDE_N + tx * 4];
         b[g * 4 + 0] = v.x;
         b[g * 4 + 1] = v.y;
         b[g * 4 + 2] = v.z;
@@ -1118,10 +1145,10 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_be
     for (int gj = 0; gj < BEST_GROUPS_N; ++gj) {
       const int col = col0 + gj * BEST_STRIDE_N + tx * 4;
       if (BEST_VEC_STORE(col)) {
-        __global float4* c4 = (__global float4*)(C + row * ldc + col);
-        float4 r = alpha * (float4)(acc[i][gj * 4], acc[i][gj * 4 + 1], acc[i][gj * 4 + 2],
-                                    acc[i][gj * 4 + 3]);
-        if (beta != 0.0f) r += beta * *c4;
+        __global REAL4* c4 = (__global REAL4*)(C + row * ldc + col);
+        REAL4 r = alpha * (REAL4)(acc[i][gj * 4], acc[i][gj * 4 + 1], acc[i][gj * 4 + 2],
+                                  acc[i][gj * 4 + 3]);
+        if (beta != REAL_ZERO) r += beta * *c4;
         *c4 = r;
       } else {
         for (int q = 0; q < 4; ++q)

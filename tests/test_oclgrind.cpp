@@ -285,6 +285,57 @@ TEST(OclgrindShapes, ColumnMajorTransposesWithGapsAreClean) {
   }
 }
 
+// FP64 (#26, kernels.cl's REAL = double with -D FP64=1): best in the kernel at odd sizes in a
+// column-major shape with gaps, at an exact tile multiple (EDGE = 0, the aligned REAL4 loads and
+// stores, 32 bytes each in double) and with padding copies; tiled through copy_matrix's copies in
+// and out. oclgrind's device has 32 KiB of local memory: best's default tiles need 34816 bytes in
+// double (the host refuses them before building), so its rows are padded by 0 here (exactly
+// 32 KiB) or take kOtherParams' smaller tiles.
+TEST(OclgrindFp64, BestAndTiledAreClean) {
+  const std::vector<std::string> fp64 = {"--precision", "fp64"};
+  std::vector<std::string> col_gaps = {"--layout", "col",   "--lda", "40",        "--ldb",
+                                       "21",       "--ldc", "50",    "--trans-a", "t"};
+  col_gaps.insert(col_gaps.end(), fp64.begin(), fp64.end());
+  const std::vector<std::string> fitting = {"PADA=0", "PADB=0"};
+  const auto with = [](std::vector<std::string> defines, const std::string& more) {
+    defines.push_back(more);
+    return defines;
+  };
+  struct Run {
+    std::string variant;
+    Shape shape;
+    std::vector<std::string> defines, extra;
+  };
+  const std::vector<Run> runs = {
+      {"best", {33, 17, 9}, with(fitting, "PAD_FROM=100000"), col_gaps},
+      {"best", {33, 17, 9}, with(kOtherParams.at("best"), "PAD_FROM=100000"), fp64},
+      {"best", {64, 64, 32}, with(fitting, "PAD_FROM=100000"), fp64},
+      {"best", {33, 17, 9}, with(fitting, "PAD_FROM=0"), fp64},
+      {"tiled", {33, 17, 9}, {}, col_gaps},
+  };
+  for (const Run& r : runs) {
+    const OclgrindRun run = underOclgrind(r.variant, r.shape, r.defines, "", "", kWithC, r.extra);
+    const std::string what = r.variant + " in fp64 at " + describe(r.shape, r.defines);
+    EXPECT_EQ(run.log, "") << what << ": oclgrind reported:\n" << run.log;
+    EXPECT_EQ(run.exit_code, 0) << what << "\n" << run.err;
+    ASSERT_TRUE(run.report.contains("results")) << what << "\n" << run.err;
+    const json& row = run.report["results"][0];
+    EXPECT_EQ(row["status"], "ok") << what << "\n" << run.err;
+    EXPECT_EQ(row["defines"].value("FP64", ""), "1") << what << ": " << row.dump();
+  }
+}
+
+// The whole file builds with FP64 = 1 as well (every section in double where it uses REAL, the
+// FP32-only ones unchanged), and a kernel from it runs clean.
+TEST(OclgrindFp64, WholeFileBuildsAndRunsClean) {
+  const OclgrindRun run =
+      underOclgrind("naive", {33, 17, 9}, {}, "", kWholeFile, kWithC, {"--precision", "fp64"});
+  EXPECT_EQ(run.log, "") << "oclgrind reported:\n" << run.log;
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  ASSERT_TRUE(run.report.contains("results")) << run.err;
+  EXPECT_EQ(run.report["results"][0]["status"], "ok") << run.err;
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryOpenClKernel, Oclgrind, ::testing::ValuesIn(openClVariants()),
                          [](const auto& info) {
                            std::string name = info.param;

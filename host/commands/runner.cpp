@@ -126,18 +126,22 @@ void addIntensity(ResultRow& row, const Planned& p, const Problem& problem,
   if (!p.variant->global_bytes || !p.defines) return;
   // The kernel computes the row-major view (column-major swaps M and N).
   const RowMajorGemm view = problem.rowMajor();
-  double bytes = p.variant->global_bytes(*p.defines, view.m, view.n, view.k);
-  const double c_bytes = double(sizeof(float)) * problem.m * double(problem.n);
+  // In the problem's element type (kernels.cl's REAL; the libraries' S or D routine).
+  const double element = double(elementBytes(problem.precision));
+  double bytes =
+      p.variant->global_bytes(*p.defines, view.m, view.n, view.k, elementBytes(problem.precision));
+  const double c_bytes = element * problem.m * double(problem.n);
   if (problem.beta != 0.0f) bytes += c_bytes;
   // A kernel that does not take the shape itself is timed with its copies: each reads the stored
   // matrix and writes the packed one (C: in where beta != 0, and out).
   if (p.variant->backend == Backend::kOpenCl && !p.variant->shapes_in_kernel) {
-    if (!view.a.packedRowMajor()) bytes += 2.0 * sizeof(float) * problem.m * double(problem.k);
-    if (!view.b.packedRowMajor()) bytes += 2.0 * sizeof(float) * problem.k * double(problem.n);
+    if (!view.a.packedRowMajor()) bytes += 2.0 * element * problem.m * double(problem.k);
+    if (!view.b.packedRowMajor()) bytes += 2.0 * element * problem.k * double(problem.n);
     if (!view.c.packedRowMajor()) bytes += (problem.beta != 0.0f ? 4.0 : 2.0) * c_bytes;
   }
   row.intensity = problem.flops() / bytes;
-  // The roofline's roof is the FP32 peak, which does not bound the tensor cores, nor FP64 units.
+  // The roofline's roof is the FP32 peak, which does not bound the tensor cores, nor an FP64
+  // problem (its roof, the FP64 peak, is not stored).
   if (peak && p.variant->arithmetic == Arithmetic::kFp32 && problem.precision == Precision::kFp32)
     row.roofline_gflops = rooflineBound(*peak, *row.intensity);
 }

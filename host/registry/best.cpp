@@ -88,10 +88,10 @@ Variant best() {
     return blockShape(m, n, bm, bn, bn / std::size_t(d.param("TN")),
                       bm / std::size_t(d.param("TM")), "BN/TN x BM/TM");
   };
-  v.local_mem_bytes = [](const ResolvedDefines& d) {
+  v.local_mem_bytes = [](const ResolvedDefines& d, std::size_t element_bytes) {
     return std::size_t(2 * d.param("BK") *
                        (d.param("BM") + d.param("PADA") + d.param("BN") + d.param("PADB"))) *
-           sizeof(float);
+           element_bytes;
   };
   addTilePadding(v);
   v.shapes_in_kernel = true;

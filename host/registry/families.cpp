@@ -26,9 +26,9 @@ void requireDivisible(std::vector<std::string>& errors, const ResolvedDefines& d
                      std::to_string(w) + "; change " + tile + " or " + per_item);
 }
 
-double tileTraffic(int m, int n, int k, int rows, int cols) {
+double tileTraffic(int m, int n, int k, int rows, int cols, std::size_t element_bytes) {
   const double blocks_m = double((m + rows - 1) / rows), blocks_n = double((n + cols - 1) / cols);
-  return double(sizeof(float)) * (double(m) * k * blocks_n + double(k) * n * blocks_m);
+  return double(element_bytes) * (double(m) * k * blocks_n + double(k) * n * blocks_m);
 }
 
 Variant openClVariant(std::string name, std::string entry, std::string summary,
@@ -96,12 +96,12 @@ std::vector<ResolvedDefine> withPaddedSizes(std::vector<ResolvedDefine> defines,
 
 void addTilePadding(Variant& v) {
   v.padding = tilePadding;
-  v.global_bytes = [](const ResolvedDefines& d, int m, int n, int k) {
+  v.global_bytes = [](const ResolvedDefines& d, int m, int n, int k, std::size_t element_bytes) {
     const auto pad = tilePadding(d, m, n, k);
-    if (!pad) return tileTraffic(m, n, k, d.param("BM"), d.param("BN"));
+    if (!pad) return tileTraffic(m, n, k, d.param("BM"), d.param("BN"), element_bytes);
     // The copies read A and B once and the padded C once; the GEMM reads the padded A and B.
-    return tileTraffic(pad->m, pad->n, pad->k, d.param("BM"), d.param("BN")) +
-           double(sizeof(float)) * (double(m) * k + double(k) * n + double(pad->m) * pad->n);
+    return tileTraffic(pad->m, pad->n, pad->k, d.param("BM"), d.param("BN"), element_bytes) +
+           double(element_bytes) * (double(m) * k + double(k) * n + double(pad->m) * pad->n);
   };
 }
 

@@ -33,8 +33,9 @@ void requireDivisible(std::vector<std::string>& errors, const ResolvedDefines& d
 // Bytes of A and B loaded by a kernel whose unit of reuse (a work-group's tiles, or one
 // work-item's registers) covers `rows` x `cols` of C: every such block reads its rows of A and its
 // columns of B once over all of K, so A is read once per block column and B once per block row.
-// Loads outside the matrices are never issued, so only whole rows and columns count.
-double tileTraffic(int m, int n, int k, int rows, int cols);
+// Loads outside the matrices are never issued, so only whole rows and columns count. Elements of
+// `element_bytes` (kernels.cl's REAL).
+double tileTraffic(int m, int n, int k, int rows, int cols, std::size_t element_bytes);
 
 Variant openClVariant(std::string name, std::string entry, std::string summary,
                       std::vector<Param> params, std::string builds_on, std::string adds);

@@ -10,6 +10,8 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "cpu/cpu_gemm.hpp"
@@ -33,6 +35,45 @@ std::string arithmeticName(Arithmetic arithmetic);
 
 // The largest error ratio (verify.hpp) a result of this arithmetic may reach.
 double errorThresholdFor(Arithmetic arithmetic);
+
+// A variant's byte count that follows the kernel's element type (kernels.cl's REAL: 4 bytes in
+// FP32, 8 in FP64, elementBytes(precision)): set from a callable that takes the element size as
+// its last argument, so no family can forget it, and called with it. Called without it, it counts
+// FP32 elements: the tensor cores, FP32 only, and the FP32 tests call it that way.
+class LocalMemBytesFn {
+ public:
+  using Fn = std::function<std::size_t(const ResolvedDefines&, std::size_t element_bytes)>;
+  LocalMemBytesFn() = default;
+  template <class F, class = std::enable_if_t<!std::is_same_v<std::decay_t<F>, LocalMemBytesFn> &&
+                                              std::is_constructible_v<Fn, F>>>
+  LocalMemBytesFn(F fn) : fn_(std::move(fn)) {}  // NOLINT: assigned from lambdas
+  std::size_t operator()(const ResolvedDefines& d,
+                         std::size_t element_bytes = sizeof(float)) const {
+    return fn_(d, element_bytes);
+  }
+  explicit operator bool() const { return bool(fn_); }
+
+ private:
+  Fn fn_;
+};
+
+class GlobalBytesFn {
+ public:
+  using Fn =
+      std::function<double(const ResolvedDefines&, int m, int n, int k, std::size_t element_bytes)>;
+  GlobalBytesFn() = default;
+  template <class F, class = std::enable_if_t<!std::is_same_v<std::decay_t<F>, GlobalBytesFn> &&
+                                              std::is_constructible_v<Fn, F>>>
+  GlobalBytesFn(F fn) : fn_(std::move(fn)) {}  // NOLINT: assigned from lambdas
+  double operator()(const ResolvedDefines& d, int m, int n, int k,
+                    std::size_t element_bytes = sizeof(float)) const {
+    return fn_(d, m, n, k, element_bytes);
+  }
+  explicit operator bool() const { return bool(fn_); }
+
+ private:
+  Fn fn_;
+};
 
 struct Param {
   std::string name;
@@ -88,8 +129,9 @@ struct Variant {
   // kOpenCl only.
   std::string entry;  // the __kernel function in kernels.cl
   std::function<LaunchShape(const ResolvedDefines&, int m, int n)> shape;
-  // __local bytes the kernel declares with these parameters, checked before building.
-  std::function<std::size_t(const ResolvedDefines&)> local_mem_bytes;
+  // __local bytes the kernel declares with these parameters and element size, checked before
+  // building (an FP64 build needs twice an FP32 one's).
+  LocalMemBytesFn local_mem_bytes;
   // Optional: defines the host derives from the problem (e.g. whether edges need checks), passed
   // to the compiler after the parameters and reported with source "problem". It sees the problem
   // as the kernel does (problem.rowMajor(): sizes, and the operands' transposes and leading
@@ -107,8 +149,8 @@ struct Variant {
   // Bytes the kernel's own access pattern loads from global memory for A and B (and C where it
   // accumulates there), counting every load as written, as if no cache helped: the basis of its
   // arithmetic intensity (2*M*N*K flops per byte). Reading C0 when beta != 0 is added by the
-  // caller.
-  std::function<double(const ResolvedDefines&, int m, int n, int k)> global_bytes;
+  // caller. In bytes of the given element size.
+  GlobalBytesFn global_bytes;
   // Optional helper kernel run before the GEMM in every repetition and timed with it: it takes
   // (K, N, B, Bt) and writes B transposed (N x K) into a scratch buffer, which the GEMM then reads
   // in B's place. Its launch follows from the parameters and K, N.

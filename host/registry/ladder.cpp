@@ -11,9 +11,9 @@ namespace {
 using namespace family;
 
 // A square TS x TS tile, the reuse of every local-memory kernel from tiled to prefetch-local.
-std::function<double(const ResolvedDefines&, int, int, int)> squareTileTraffic() {
-  return [](const ResolvedDefines& d, int m, int n, int k) {
-    return tileTraffic(m, n, k, d.param("TS"), d.param("TS"));
+GlobalBytesFn squareTileTraffic() {
+  return [](const ResolvedDefines& d, int m, int n, int k, std::size_t element_bytes) {
+    return tileTraffic(m, n, k, d.param("TS"), d.param("TS"), element_bytes);
   };
 }
 
@@ -35,9 +35,9 @@ Variant naiveFamily(std::string name, std::string entry, std::string summary, st
     const std::size_t wx = std::size_t(d.param("WGX")), wy = std::size_t(d.param("WGY"));
     return blockShape(m, n, wy, wx, wx, wy, "WGX x WGY");
   };
-  v.local_mem_bytes = [](const ResolvedDefines&) { return std::size_t(0); };
-  v.global_bytes = [](const ResolvedDefines&, int m, int n, int k) {
-    return tileTraffic(m, n, k, 1, 1);
+  v.local_mem_bytes = [](const ResolvedDefines&, std::size_t) { return std::size_t(0); };
+  v.global_bytes = [](const ResolvedDefines&, int m, int n, int k, std::size_t element_bytes) {
+    return tileTraffic(m, n, k, 1, 1, element_bytes);
   };
   return v;
 }
@@ -47,8 +47,8 @@ Variant naiveGlobal() {
       "naive-global", "gemm_naive_global",
       "one work-item per element of C, accumulating straight into C in global memory", "",
       "the reference point: every multiply-add loads A, B and C and stores C in global memory");
-  v.global_bytes = [](const ResolvedDefines&, int m, int n, int k) {
-    return tileTraffic(m, n, k, 1, 1) + double(sizeof(float)) * m * n * double(k);
+  v.global_bytes = [](const ResolvedDefines&, int m, int n, int k, std::size_t element_bytes) {
+    return tileTraffic(m, n, k, 1, 1, element_bytes) + double(element_bytes) * m * n * double(k);
   };
   return v;
 }
@@ -61,11 +61,10 @@ Variant naive() {
 
 // The TS x TS tiles of A and B in local memory, `buffers` of each (2: double buffering), A's rows
 // padded by `pad_a` floats against bank conflicts.
-std::function<std::size_t(const ResolvedDefines&)> squareTileBytes(std::size_t buffers,
-                                                                   std::size_t pad_a) {
-  return [buffers, pad_a](const ResolvedDefines& d) {
+LocalMemBytesFn squareTileBytes(std::size_t buffers, std::size_t pad_a) {
+  return [buffers, pad_a](const ResolvedDefines& d, std::size_t element_bytes) {
     const std::size_t ts = std::size_t(d.param("TS"));
-    return buffers * (ts * (ts + pad_a) + ts * ts) * sizeof(float);
+    return buffers * (ts * (ts + pad_a) + ts * ts) * element_bytes;
   };
 }
 
@@ -229,16 +228,16 @@ Variant transposedB() {
     const std::size_t tsm = std::size_t(d.param("TSM")), tsn = std::size_t(d.param("TSN"));
     return blockShape(m, n, tsm, tsn, tsn, tsm / std::size_t(d.param("WPTM")), "TSN x TSM/WPTM");
   };
-  v.local_mem_bytes = [](const ResolvedDefines& d) {
+  v.local_mem_bytes = [](const ResolvedDefines& d, std::size_t element_bytes) {
     const std::size_t tsk = std::size_t(d.param("TSK")), pad = std::size_t(d.param("PAD"));
     const std::size_t gemm =
         tsk * (std::size_t(d.param("TSM")) + pad + std::size_t(d.param("TSN")) + pad);
     const std::size_t tt = std::size_t(d.param("TT"));
-    return std::max(gemm, tt * (tt + 1)) * sizeof(float);
+    return std::max(gemm, tt * (tt + 1)) * element_bytes;
   };
-  v.global_bytes = [](const ResolvedDefines& d, int m, int n, int k) {
-    return tileTraffic(m, n, k, d.param("TSM"), d.param("TSN")) +
-           double(sizeof(float)) * k * double(n);  // the transpose reads B once
+  v.global_bytes = [](const ResolvedDefines& d, int m, int n, int k, std::size_t element_bytes) {
+    return tileTraffic(m, n, k, d.param("TSM"), d.param("TSN"), element_bytes) +
+           double(element_bytes) * k * double(n);  // the transpose reads B once
   };
   v.transpose_b_entry = "transpose_b";
   v.transpose_b_shape = [](const ResolvedDefines& d, int k, int n) {
@@ -287,9 +286,9 @@ Variant regtileNolocal() {
     return blockShape(m, n, wgy * std::size_t(d.param("TY")), wgx * std::size_t(d.param("TX")), wgx,
                       wgy, "WGX x WGY");
   };
-  v.local_mem_bytes = [](const ResolvedDefines&) { return std::size_t(0); };
-  v.global_bytes = [](const ResolvedDefines& d, int m, int n, int k) {
-    return tileTraffic(m, n, k, d.param("TY"), d.param("TX"));
+  v.local_mem_bytes = [](const ResolvedDefines&, std::size_t) { return std::size_t(0); };
+  v.global_bytes = [](const ResolvedDefines& d, int m, int n, int k, std::size_t element_bytes) {
+    return tileTraffic(m, n, k, d.param("TY"), d.param("TX"), element_bytes);
   };
   return v;
 }
@@ -321,13 +320,13 @@ Variant regtile2d() {
     return blockShape(m, n, tsm, tsn, tsn / std::size_t(d.param("WPTN")),
                       tsm / std::size_t(d.param("WPTM")), "TSN/WPTN x TSM/WPTM");
   };
-  v.local_mem_bytes = [](const ResolvedDefines& d) {
+  v.local_mem_bytes = [](const ResolvedDefines& d, std::size_t element_bytes) {
     const std::size_t tsk = std::size_t(d.param("TSK")), pad = std::size_t(d.param("PAD"));
     return tsk * (std::size_t(d.param("TSM")) + pad + std::size_t(d.param("TSN")) + pad) *
-           sizeof(float);
+           element_bytes;
   };
-  v.global_bytes = [](const ResolvedDefines& d, int m, int n, int k) {
-    return tileTraffic(m, n, k, d.param("TSM"), d.param("TSN"));
+  v.global_bytes = [](const ResolvedDefines& d, int m, int n, int k, std::size_t element_bytes) {
+    return tileTraffic(m, n, k, d.param("TSM"), d.param("TSN"), element_bytes);
   };
   return v;
 }

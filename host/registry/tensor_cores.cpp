@@ -91,7 +91,8 @@ Variant tensorCoreFamily(std::string name, std::string entry, Arithmetic arithme
     return blockShape(m, n, bm, bn, 32 * (bn / std::size_t(d.param("WN"))),
                       bm / std::size_t(d.param("WM")), "32*BN/WN x BM/WM");
   };
-  v.local_mem_bytes = [](const ResolvedDefines& d) {
+  // FP32 only (fp64 is false): the element size is always a float's.
+  v.local_mem_bytes = [](const ResolvedDefines& d, std::size_t) {
     const std::size_t bm = std::size_t(d.param("BM")), bn = std::size_t(d.param("BN")),
                       bk = std::size_t(d.param("BK"));
     return std::size_t(d.param("STAGES")) * (bm * (bk + 8) + bk / 2 * (2 * bn + 8)) * sizeof(float);
@@ -215,7 +216,8 @@ Variant warpgroupFamily(std::string name, std::string entry, Arithmetic arithmet
   };
   // Floats per element of packed A and B.
   const std::array<int, 2> planes = split ? std::array<int, 2>{1, 2} : std::array<int, 2>{1, 1};
-  v.local_mem_bytes = [planes](const ResolvedDefines& d) {
+  // FP32 only (fp64 is false): the element size is always a float's.
+  v.local_mem_bytes = [planes](const ResolvedDefines& d, std::size_t) {
     const std::size_t stages = std::size_t(d.param("STAGES"));
     // Each buffer holds a K-step's tiles of A and B and has an mbarrier (8 bytes).
     return stages * std::size_t(d.param("BK")) * sizeof(float) *
@@ -251,7 +253,7 @@ Variant warpgroupFamily(std::string name, std::string entry, Arithmetic arithmet
                        {32, 8},
                        "pack_operand's fixed 32 x 8, a 32 x 32 block each"};
   };
-  v.global_bytes = [planes](const ResolvedDefines& d, int m, int n, int k) {
+  v.global_bytes = [planes](const ResolvedDefines& d, int m, int n, int k, std::size_t) {
     const PaddedSizes p = exactTilesOrPadded(d, m, n, k).value_or(PaddedSizes{m, n, k});
     const double packed_a = planes[0] * double(p.m) * p.k, packed_b = planes[1] * double(p.n) * p.k;
     // The GEMM reads packed A once per block column and packed B once per block row; packing

@@ -44,18 +44,21 @@ class ClKernelRunner : public ClGemmRunner {
     packing_ = !variant.pack_entry.empty();
     chooseCopies();
     gemm_.shape = variant.shape(defines, gemmSize().m, gemmSize().n);
-    checkVariantConfig(session.info(), variant, defines, gemm_.shape);
+    // Local memory in the problem's element type (kernels.cl's REAL), before building.
+    const std::size_t element_bytes = elementBytes(problem.precision);
+    checkVariantConfig(session.info(), variant, defines, gemm_.shape, element_bytes);
     LaunchShape transpose_shape;
     if (!variant.transpose_b_entry.empty()) {
       transpose_shape = variant.transpose_b_shape(defines, rm_.k, rm_.n);
-      checkVariantConfig(session.info(), variant, defines, transpose_shape);
+      checkVariantConfig(session.info(), variant, defines, transpose_shape, element_bytes);
     }
     for (const Copy c : {kAIn, kBIn, kCIn, kCOut})
       if (copy_needed_[c])
-        checkVariantConfig(session.info(), variant, defines, copyShape(variant, c));
+        checkVariantConfig(session.info(), variant, defines, copyShape(variant, c), element_bytes);
     if (packing_) {
       for (const int operand : {0, 1})
-        checkVariantConfig(session.info(), variant, defines, packShape(variant, operand));
+        checkVariantConfig(session.info(), variant, defines, packShape(variant, operand),
+                           element_bytes);
     }
     const std::string options =
         clKernelBuildOptions(variant, defines, problem, session.info(), extra_options, &derived_);

@@ -16,8 +16,8 @@ std::string shapeText(const LaunchShape& shape) {
 }  // namespace
 
 std::optional<ConfigIssue> findConfigIssue(const DeviceInfo& device, const Variant& variant,
-                                           const ResolvedDefines& defines,
-                                           const LaunchShape& shape) {
+                                           const ResolvedDefines& defines, const LaunchShape& shape,
+                                           std::size_t element_bytes) {
   const std::size_t items = shape.local[0] * shape.local[1];
   if (items > device.max_work_group_size) {
     return ConfigIssue{"work-group size", variant.name + ": work-group " + shapeText(shape) +
@@ -37,13 +37,14 @@ std::optional<ConfigIssue> findConfigIssue(const DeviceInfo& device, const Varia
                              "; change " + shape.local_from};
     }
   }
-  const std::size_t local_bytes = variant.local_mem_bytes(defines);
+  const std::size_t local_bytes = variant.local_mem_bytes(defines, element_bytes);
   if (local_bytes > device.local_mem_bytes) {
     std::string names;
     for (const auto& p : variant.params) names += (names.empty() ? "" : "/") + p.name;
     return ConfigIssue{"local memory", variant.name + ": the tiles need " +
-                                           std::to_string(local_bytes) +
-                                           " bytes of local memory, the device has " +
+                                           std::to_string(local_bytes) + " bytes of local memory" +
+                                           (element_bytes == sizeof(double) ? " in fp64" : "") +
+                                           ", the device has " +
                                            std::to_string(device.local_mem_bytes) +
                                            "; make the tiles smaller (" + names + ")"};
   }
@@ -51,8 +52,9 @@ std::optional<ConfigIssue> findConfigIssue(const DeviceInfo& device, const Varia
 }
 
 void checkVariantConfig(const DeviceInfo& device, const Variant& variant,
-                        const ResolvedDefines& defines, const LaunchShape& shape) {
-  if (const auto issue = findConfigIssue(device, variant, defines, shape))
+                        const ResolvedDefines& defines, const LaunchShape& shape,
+                        std::size_t element_bytes) {
+  if (const auto issue = findConfigIssue(device, variant, defines, shape, element_bytes))
     throw UsageError(issue->message);
 }
 

@@ -22,14 +22,17 @@ struct ConfigIssue {
   std::string message;  // names the defines to change
 };
 
-// The work-group shape against the device's limits and the local memory the parameters ask for.
+// The work-group shape against the device's limits and the local memory the parameters ask for,
+// in elements of `element_bytes` (elementBytes(precision): an FP64 build needs twice the FP32
+// local memory).
 std::optional<ConfigIssue> findConfigIssue(const DeviceInfo& device, const Variant& variant,
-                                           const ResolvedDefines& defines,
-                                           const LaunchShape& shape);
+                                           const ResolvedDefines& defines, const LaunchShape& shape,
+                                           std::size_t element_bytes);
 
 // Before building: findConfigIssue's problem, if any, as a usage error.
 void checkVariantConfig(const DeviceInfo& device, const Variant& variant,
-                        const ResolvedDefines& defines, const LaunchShape& shape);
+                        const ResolvedDefines& defines, const LaunchShape& shape,
+                        std::size_t element_bytes);
 
 // After building, with the kernel's figures (kernelFigures): whether one work-group fits a compute
 // unit where registers and limits are known (NVIDIA), else the work-group size against

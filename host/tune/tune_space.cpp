@@ -28,20 +28,22 @@ void addExclusion(TuneSpace& space, const std::string& kind, const std::string& 
 }
 
 // Why `defines` cannot run on the device, or nothing when it can (as far as is known before
-// building).
+// building). The tuner times FP32 problems: local memory is counted in floats.
 std::optional<ConfigIssue> configIssue(const Variant& variant, const DeviceInfo& device,
                                        const Shape& size, const ResolvedDefines& defines) {
+  constexpr std::size_t kElementBytes = sizeof(float);
   if (const auto message = constraintViolations(variant, defines))
     return ConfigIssue{"constraints", *message};
-  if (auto issue =
-          findConfigIssue(device, variant, defines, variant.shape(defines, size.m, size.n)))
+  if (auto issue = findConfigIssue(device, variant, defines, variant.shape(defines, size.m, size.n),
+                                   kElementBytes))
     return issue;
   if (!variant.transpose_b_entry.empty())
     return findConfigIssue(device, variant, defines,
-                           variant.transpose_b_shape(defines, size.k, size.n));
+                           variant.transpose_b_shape(defines, size.k, size.n), kElementBytes);
   if (variant.padding) {
     if (const auto pad = variant.padding(defines, size.m, size.n, size.k))
-      return findConfigIssue(device, variant, defines, variant.pad_shape(pad->m, pad->k));
+      return findConfigIssue(device, variant, defines, variant.pad_shape(pad->m, pad->k),
+                             kElementBytes);
   }
   return std::nullopt;
 }
