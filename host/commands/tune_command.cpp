@@ -262,7 +262,8 @@ int runTune(const Options& o, std::ostream& out, std::ostream& err) {
   Config start;
   for (const auto& p : v.params) start.push_back(current.defines.param(p.name));
 
-  const TuneSpace space = buildTuneSpace(v, device.info, size, o.defines, o.space, start);
+  const TuneSpace space =
+      buildTuneSpace(v, device.info, size, o.defines, o.space, start, precision);
   if (space.valid.empty()) {
     std::string why;
     for (const auto& e : space.excluded)

@@ -28,10 +28,11 @@ void addExclusion(TuneSpace& space, const std::string& kind, const std::string& 
 }
 
 // Why `defines` cannot run on the device, or nothing when it can (as far as is known before
-// building). The tuner times FP32 problems: local memory is counted in floats.
+// building); local memory counted in the problem's elements.
 std::optional<ConfigIssue> configIssue(const Variant& variant, const DeviceInfo& device,
-                                       const Shape& size, const ResolvedDefines& defines) {
-  constexpr std::size_t kElementBytes = sizeof(float);
+                                       const Shape& size, const ResolvedDefines& defines,
+                                       Precision precision) {
+  const std::size_t kElementBytes = elementBytes(precision);
   if (const auto message = constraintViolations(variant, defines))
     return ConfigIssue{"constraints", *message};
   if (auto issue = findConfigIssue(device, variant, defines, variant.shape(defines, size.m, size.n),
@@ -85,7 +86,8 @@ std::string TuneSpace::describe(const Config& config) const {
 
 TuneSpace buildTuneSpace(const Variant& variant, const DeviceInfo& device, const Shape& size,
                          const std::vector<UserDefine>& user,
-                         const std::vector<SpaceOverride>& overrides, const Config& start) {
+                         const std::vector<SpaceOverride>& overrides, const Config& start,
+                         Precision precision) {
   std::map<std::string, std::string> fixed;
   for (const auto& d : user) fixed[d.name] = d.value;
   std::map<std::string, std::vector<int>> given;
@@ -136,7 +138,7 @@ TuneSpace buildTuneSpace(const Variant& variant, const DeviceInfo& device, const
     Config config(at.size());
     for (std::size_t i = 0; i < at.size(); ++i) config[i] = space.values[i][at[i]];
     const ResolvedDefines defines = configDefines(variant, space, config, user);
-    if (const auto issue = configIssue(variant, device, size, defines))
+    if (const auto issue = configIssue(variant, device, size, defines, precision))
       addExclusion(space, issue->kind, issue->message);
     else
       space.valid.push_back(config);

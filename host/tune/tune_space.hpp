@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "opencl/device.hpp"
+#include "problem/precision.hpp"
 #include "problem/problem.hpp"
 #include "problem/size_list.hpp"
 #include "registry/defines.hpp"
@@ -56,9 +57,12 @@ inline constexpr std::uint64_t kMaxTuneCombinations = 2000000;
 // candidates plus their value in `start` (the parameters a run would use now), so the search can
 // begin there. Usage errors: an override or -D for a name the variant does not have, both for the
 // same name, a non-integer -D value, too many combinations.
+// `precision` sizes the local memory each configuration needs (a double tile takes twice a
+// float's).
 TuneSpace buildTuneSpace(const Variant& variant, const DeviceInfo& device, const Shape& size,
                          const std::vector<UserDefine>& user,
-                         const std::vector<SpaceOverride>& overrides, const Config& start);
+                         const std::vector<SpaceOverride>& overrides, const Config& start,
+                         Precision precision = Precision::kFp32);
 
 // A configuration by name, e.g. {"TSM": 64, ...}: how the cache, the report and the store write it.
 std::map<std::string, int> namedConfig(const std::vector<std::string>& names, const Config& config);
