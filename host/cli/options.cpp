@@ -124,22 +124,30 @@ std::uint64_t parseSeed(const std::string& text) {
   return std::uint64_t(value);
 }
 
-float parseFloat(const std::string& option, const std::string& text) {
+// A finite number parsed by `convert` (strtof or strtod), with `type`'s range in the messages.
+template <typename T>
+T parseFinite(const std::string& option, const std::string& text, T (*convert)(const char*, char**),
+              const std::string& type, const std::string& largest, const std::string& smallest) {
   char* end = nullptr;
   errno = 0;
-  const float value = std::strtof(text.c_str(), &end);
+  const T value = convert(text.c_str(), &end);
   const bool out_of_range = errno == ERANGE;
   if (text.empty() || end == text.c_str() || *end != '\0' || std::isnan(value) ||
       (std::isinf(value) && !out_of_range))
     throw UsageError(option + " '" + text + "' is not a finite number");
-  // strtof says ERANGE both for a value beyond the largest float and for one so small that it
+  // strtof and strtod say ERANGE both for a value beyond the largest and for one so small that it
   // lost precision (a denormal, or 0); the kernels may flush the latter to zero.
   if (out_of_range && std::isinf(value))
-    throw UsageError(option + " '" + text + "' is beyond the range of a float (about 3.4e38)");
+    throw UsageError(option + " '" + text + "' is beyond the range of a " + type + " (about " +
+                     largest + ")");
   if (out_of_range)
-    throw UsageError(option + " '" + text +
-                     "' is too small for a float: use 0 or a magnitude of at least 1.2e-38");
+    throw UsageError(option + " '" + text + "' is too small for a " + type +
+                     ": use 0 or a magnitude of at least " + smallest);
   return value;
+}
+
+float parseFloat(const std::string& option, const std::string& text) {
+  return parseFinite<float>(option, text, std::strtof, "float", "3.4e38", "1.2e-38");
 }
 
 // A scalar (--alpha, --beta) for runs in `precisions`: any finite double when every run is FP64,
@@ -161,19 +169,7 @@ double parseScalar(const std::string& option, const std::string& text,
       throw UsageError(why + " (--precision fp64 takes any finite double)");
     }
   }
-  char* end = nullptr;
-  errno = 0;
-  const double value = std::strtod(text.c_str(), &end);
-  const bool out_of_range = errno == ERANGE;
-  if (text.empty() || end == text.c_str() || *end != '\0' || std::isnan(value) ||
-      (std::isinf(value) && !out_of_range))
-    throw UsageError(option + " '" + text + "' is not a finite number");
-  if (out_of_range && std::isinf(value))
-    throw UsageError(option + " '" + text + "' is beyond the range of a double (about 1.8e308)");
-  if (out_of_range)
-    throw UsageError(option + " '" + text +
-                     "' is too small for a double: use 0 or a magnitude of at least 2.2e-308");
-  return value;
+  return parseFinite<double>(option, text, std::strtod, "double", "1.8e308", "2.2e-308");
 }
 
 // An option as the user types it: -m, --size.

@@ -35,29 +35,28 @@ MatrixStorage storageOf(int rows, int cols, bool op_t, bool col, int ld,
 
 }  // namespace
 
-float canaryValue() {
-  float value;
-  std::memcpy(&value, &kCanaryBits, sizeof value);
+namespace {
+
+// A value of type T with these bits, and whether a value has them: the canaries are bit patterns.
+template <typename T, typename Bits>
+T withBits(Bits bits) {
+  static_assert(sizeof(T) == sizeof(Bits));
+  T value;
+  std::memcpy(&value, &bits, sizeof value);
   return value;
 }
 
-bool isCanary(float value) {
-  std::uint32_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  return bits == kCanaryBits;
+template <typename T, typename Bits>
+bool hasBits(T value, Bits bits) {
+  return std::memcmp(&value, &bits, sizeof value) == 0;
 }
 
-double canaryValue64() {
-  double value;
-  std::memcpy(&value, &kCanaryBits64, sizeof value);
-  return value;
-}
+}  // namespace
 
-bool isCanary64(double value) {
-  std::uint64_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  return bits == kCanaryBits64;
-}
+float canaryValue() { return withBits<float>(kCanaryBits); }
+bool isCanary(float value) { return hasBits(value, kCanaryBits); }
+double canaryValue64() { return withBits<double>(kCanaryBits64); }
+bool isCanary64(double value) { return hasBits(value, kCanaryBits64); }
 
 std::string layoutName(Layout layout) { return layout == Layout::kRow ? "row" : "col"; }
 std::string transName(Trans trans) { return trans == Trans::kN ? "n" : "t"; }
