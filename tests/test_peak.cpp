@@ -214,6 +214,32 @@ TEST_F(StoredPeak, LaterRunsReportPercentOfPeak) {
   EXPECT_GT(doc["results"][0]["pct_peak"].get<double>(), 0.0);
 }
 
+// An FP64 row is measured against the FP64 peak the entry holds, not the FP32 one; an FP32 row of
+// the same sweep keeps the FP32 peak.
+TEST_F(StoredPeak, Fp64RowsAreMeasuredAgainstTheFp64Peak) {
+  ASSERT_EQ(run_->exit_code, 0) << run_->err;
+  const json e = entry();
+  ASSERT_TRUE(e["fp64_gflops"].is_number()) << e.dump();
+  const double fp32 = e["fp32_gflops"].get<double>(), fp64 = e["fp64_gflops"].get<double>();
+  const auto r =
+      runClgemm({"--store", store_->path(), "--size", "24", "--kernel", "naive", "--precision",
+                 "fp32,fp64", "--format", "csv", "--reps", "1", "--warmup", "0"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Csv csv = parseCsv(r.out);
+  ASSERT_EQ(csv.rows.size(), 2u) << r.out;
+  for (std::size_t i = 0; i < 2; ++i) {
+    const bool is_fp64 = csv.at(i, "precision") == "fp64";
+    EXPECT_EQ(csv.at(i, "precision"), i == 0 ? "fp32" : "fp64") << r.out;
+    const double peak = is_fp64 ? fp64 : fp32;
+    ASSERT_FALSE(csv.at(i, "peak_gflops").empty()) << r.out;
+    EXPECT_NEAR(std::stod(csv.at(i, "peak_gflops")), peak, 0.1) << r.out;
+    const double pct = std::stod(csv.at(i, "gflops")) / peak * 100.0;
+    EXPECT_NEAR(std::stod(csv.at(i, "pct_peak")), pct, 0.01 * pct + 0.01) << r.out;
+    ASSERT_FALSE(csv.at(i, "roofline_gflops").empty()) << r.out;
+    EXPECT_LE(std::stod(csv.at(i, "roofline_gflops")), peak + 0.1) << r.out;
+  }
+}
+
 TEST_F(StoredPeak, AnEmptyStoreGivesNoPeak) {
   ASSERT_EQ(run_->exit_code, 0) << run_->err;
   // No peak shipped in data/peaks matches pocl's device, so an empty store means no pct_peak.

@@ -131,19 +131,23 @@ void addIntensity(ResultRow& row, const Planned& p, const Problem& problem,
   double bytes =
       p.variant->global_bytes(*p.defines, view.m, view.n, view.k, elementBytes(problem.precision));
   const double c_bytes = element * problem.m * double(problem.n);
-  if (problem.beta != 0.0f) bytes += c_bytes;
+  if (problem.beta != 0.0) bytes += c_bytes;
   // A kernel that does not take the shape itself is timed with its copies: each reads the stored
   // matrix and writes the packed one (C: in where beta != 0, and out).
   if (p.variant->backend == Backend::kOpenCl && !p.variant->shapes_in_kernel) {
     if (!view.a.packedRowMajor()) bytes += 2.0 * element * problem.m * double(problem.k);
     if (!view.b.packedRowMajor()) bytes += 2.0 * element * problem.k * double(problem.n);
-    if (!view.c.packedRowMajor()) bytes += (problem.beta != 0.0f ? 4.0 : 2.0) * c_bytes;
+    if (!view.c.packedRowMajor()) bytes += (problem.beta != 0.0 ? 4.0 : 2.0) * c_bytes;
   }
   row.intensity = problem.flops() / bytes;
-  // The roofline's roof is the FP32 peak, which does not bound the tensor cores, nor an FP64
-  // problem (its roof, the FP64 peak, is not stored).
-  if (peak && p.variant->arithmetic == Arithmetic::kFp32 && problem.precision == Precision::kFp32)
+  // The roof is the FP32 peak, or for an FP64 problem the FP64 peak where the entry has one;
+  // neither bounds the tensor cores.
+  if (!peak || p.variant->arithmetic != Arithmetic::kFp32) return;
+  if (problem.precision == Precision::kFp32) {
     row.roofline_gflops = rooflineBound(*peak, *row.intensity);
+  } else if (const auto fp64 = fp64Roofline(*peak)) {
+    row.roofline_gflops = rooflineBound(*fp64, *row.intensity);
+  }
 }
 
 // Runs one planned variant and judges its result; OpenCL and CUDA errors become an "error" row.

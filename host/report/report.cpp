@@ -49,6 +49,8 @@ void writeResourceTable(std::ostream& out, const RunInfo& run, const std::vector
   if (run.peak) {
     out << "; bound = min(" << fixed(run.peak->gflops, 0) << " GFLOP/s, flop/B x "
         << fixed(run.peak->gbps, 0) << " GB/s) from " << run.peak->file;
+    if (run.peak->fp64_gflops)
+      out << " (fp64 rows: its FP64 peak of " << fixed(*run.peak->fp64_gflops, 0) << " GFLOP/s)";
   }
   out << "\n";
   const std::vector<std::string> header = {"variant",   "work-group",    "local B",
@@ -229,7 +231,10 @@ void writeTable(std::ostream& out, const RunInfo& run, const std::vector<ResultR
          "events; CPU paths, CLBlast and OpenBLAS: host clock)\n";
   if (run.peak) {
     out << "% peak: GFLOP/s over the device's FP32 peak of " << fixed(run.peak->gflops, 0)
-        << " GFLOP/s (" << run.peak->file << "), for fp32 rows\n";
+        << " GFLOP/s (" << run.peak->file << "), for fp32 rows";
+    if (run.peak->fp64_gflops)
+      out << "; over its FP64 peak of " << fixed(*run.peak->fp64_gflops, 0) << " for fp64 rows";
+    out << "\n";
   }
   for (const auto& g : groups) {
     out << "\n";
@@ -247,11 +252,14 @@ bool onOpenClDevice(const RunInfo& run, const ResultRow& r) {
   return run.device && r.device == run.device->name;
 }
 
-// The device's peak for rows that ran on it; none for host rows, which run under another roof,
-// nor for tensor-core rows (tf32, 3xtf32): the peak is the FP32 units'.
-const DevicePeak* peakOf(const RunInfo& run, const ResultRow& r) {
-  const bool fp32 = r.arithmetic.empty() || r.arithmetic == "fp32";
-  return run.peak && fp32 && onOpenClDevice(run, r) ? &*run.peak : nullptr;
+// The device's roofline for rows that ran on it: the FP32 peak for fp32 rows, the FP64 peak (where
+// measured) for fp64 rows; none for host rows, which run under another roof, nor for tensor-core
+// rows (tf32, 3xtf32), whose units no probe measures.
+std::optional<DevicePeak> peakOf(const RunInfo& run, const ResultRow& r) {
+  if (!run.peak || !onOpenClDevice(run, r)) return std::nullopt;
+  if (r.arithmetic.empty() || r.arithmetic == "fp32") return run.peak;
+  if (r.arithmetic == "fp64") return fp64Roofline(*run.peak);
+  return std::nullopt;
 }
 
 std::string text(double value) {
@@ -339,12 +347,12 @@ void writeCsv(std::ostream& out, const RunInfo& run, const std::vector<ResultRow
       // The device's roofline on its own rows, so a plot needs nothing but this file.
       {"peak_gflops",
        [&](const ResultRow& r) {
-         const DevicePeak* peak = peakOf(run, r);
+         const auto peak = peakOf(run, r);
          return peak ? fixed(peak->gflops, 1) : "";
        }},
       {"peak_gbs",
        [&](const ResultRow& r) {
-         const DevicePeak* peak = peakOf(run, r);
+         const auto peak = peakOf(run, r);
          return peak ? fixed(peak->gbps, 1) : "";
        }},
       {"status", [](const ResultRow& r) { return r.status; }},
@@ -398,10 +406,14 @@ void writeJson(std::ostream& out, const RunInfo& run, const std::vector<ResultRo
   doc["gflops_counts"] = "2*M*N*K";
   // The FP32 threshold; each result carries the one it was judged by (err_threshold).
   doc["err_ratio_threshold"] = kErrorRatioThreshold;
-  doc["peak"] = run.peak ? nlohmann::json{{"gflops", run.peak->gflops},
-                                          {"gbps", run.peak->gbps},
-                                          {"file", run.peak->file}}
-                         : nlohmann::json(nullptr);
+  doc["peak"] = run.peak
+                    ? nlohmann::json{{"gflops", run.peak->gflops},
+                                     {"fp64_gflops", run.peak->fp64_gflops
+                                                         ? nlohmann::json(*run.peak->fp64_gflops)
+                                                         : nlohmann::json(nullptr)},
+                                     {"gbps", run.peak->gbps},
+                                     {"file", run.peak->file}}
+                    : nlohmann::json(nullptr);
   doc["results"] = nlohmann::json::array();
   for (const auto& r : rows) {
     nlohmann::json defines = nlohmann::json::object(), sources = nlohmann::json::object();
@@ -489,7 +501,7 @@ std::vector<std::pair<std::string, std::string>> shapeFields(int m, int n, int k
 }
 
 std::optional<double> percentOfPeak(const RunInfo& run, const ResultRow& row) {
-  const DevicePeak* peak = peakOf(run, row);
+  const auto peak = peakOf(run, row);
   if (!peak || !row.gflops) return std::nullopt;
   return *row.gflops / peak->gflops * 100.0;
 }

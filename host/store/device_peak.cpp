@@ -26,6 +26,12 @@ std::optional<PeakEntry> readPeak(const std::string& path, std::vector<std::stri
     e.peak.file = path;
     if (!(e.peak.gflops > 0.0) || !(e.peak.gbps > 0.0))
       throw std::runtime_error("fp32_gflops and bandwidth_gbs must be positive");
+    const auto fp64 = doc.find("fp64_gflops");
+    if (fp64 != doc.end() && !fp64->is_null()) {
+      e.peak.fp64_gflops = fp64->get<double>();
+      if (!(*e.peak.fp64_gflops > 0.0))
+        throw std::runtime_error("fp64_gflops must be positive or null");
+    }
     return e;
   } catch (const std::exception& ex) {
     if (warnings) warnings->push_back("skipping " + path + ": " + ex.what());
@@ -54,6 +60,13 @@ std::optional<DevicePeak> findDevicePeak(const std::vector<std::string>& dirs,
 std::vector<std::string> peakDirs(const std::string& store_option,
                                   const std::string& kernels_origin) {
   return storeThenDataDirs(store_option, kernels_origin, "peaks").dirs;
+}
+
+std::optional<DevicePeak> fp64Roofline(const DevicePeak& peak) {
+  if (!peak.fp64_gflops) return std::nullopt;
+  DevicePeak fp64 = peak;
+  fp64.gflops = *peak.fp64_gflops;
+  return fp64;
 }
 
 double rooflineBound(const DevicePeak& peak, double intensity) {
