@@ -464,27 +464,20 @@ Options parseOptions(int argc, const char* const argv[]) {
                          ": it splits the rows of packed row-major matrices (row, n, n)");
   }
   // The .npy files are one problem, stored one way: a sweep over layouts or transposes would read
-  // the same files as differently shaped matrices.
-  if (result.count("input-a")) {
+  // the same files as differently shaped matrices. The tuner searches one problem too.
+  const auto requireOneValue = [&](const std::string& why, const std::string& after) {
     for (const auto& [name, count] :
          {std::pair<const char*, std::size_t>{"layout", o.layouts.size()},
           {"trans-a", o.trans_a.size()},
           {"trans-b", o.trans_b.size()},
           {"precision", o.precisions.size()}})
       if (count > 1)
-        throw UsageError("--input-a is one problem: give one value to --" + std::string(name) +
-                         " ('" + text(name) + "' sweeps), the one its files are stored in");
-  }
-  if (command == Command::kTune) {
-    for (const auto& [name, count] :
-         {std::pair<const char*, std::size_t>{"layout", o.layouts.size()},
-          {"trans-a", o.trans_a.size()},
-          {"trans-b", o.trans_b.size()},
-          {"precision", o.precisions.size()}})
-      if (count > 1)
-        throw UsageError("clgemm tune searches one problem: give one value to --" +
-                         std::string(name) + " ('" + text(name) + "' sweeps)");
-  }
+        throw UsageError(why + ": give one value to --" + std::string(name) + " ('" + text(name) +
+                         "' sweeps)" + after);
+  };
+  if (result.count("input-a"))
+    requireOneValue("--input-a is one problem", ", the one its files are stored in");
+  if (command == Command::kTune) requireOneValue("clgemm tune searches one problem", "");
   o.alpha = parseScalar("--alpha", text("alpha"), o.precisions);
   o.beta = parseScalar("--beta", text("beta"), o.precisions);
   o.warmup = parseAtLeast("--warmup", text("warmup"), 0);

@@ -1,7 +1,5 @@
 #include "problem/host_matrix.hpp"
 
-#include <cstring>
-
 #include "problem/gemm_shape.hpp"
 
 namespace clgemm {
@@ -32,10 +30,6 @@ void HostMatrix::setCanary(std::size_t i) {
 
 bool HostMatrix::isCanaryAt(std::size_t i) const {
   return precision_ == Precision::kFp64 ? isCanary64(d_[i]) : isCanary(f_[i]);
-}
-
-bool sameElementBits(const void* a, const void* b, Precision precision) {
-  return std::memcmp(a, b, elementBytes(precision)) == 0;
 }
 
 }  // namespace clgemm

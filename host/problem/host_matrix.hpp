@@ -47,7 +47,4 @@ class HostMatrix {
   std::vector<double> d_;
 };
 
-// Whether two elements of `precision` at `a` and `b` have the same bits.
-bool sameElementBits(const void* a, const void* b, Precision precision);
-
 }  // namespace clgemm

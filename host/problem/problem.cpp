@@ -1,6 +1,5 @@
 #include "problem/problem.hpp"
 
-#include <algorithm>
 #include <limits>
 
 namespace clgemm {
@@ -93,11 +92,6 @@ HostMatrix initialStoredC(const Problem& p) {
     for (std::size_t col = 0; col < std::size_t(c.cols); ++col)
       stored.set(c.at(r, col), std::numeric_limits<double>::quiet_NaN());
   return stored;
-}
-
-std::uint64_t largestMatrixBytes(int m, int n, int k) {
-  const std::uint64_t um = std::uint64_t(m), un = std::uint64_t(n), uk = std::uint64_t(k);
-  return std::max({um * uk, uk * un, um * un}) * sizeof(float);
 }
 
 }  // namespace clgemm

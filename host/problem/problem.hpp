@@ -31,7 +31,6 @@ struct Problem {
   const HostMatrix& storedC0() const { return c0_stored; }
   // Elements of stored C, gaps included.
   std::size_t storedCCount() const { return storage().c.count(); }
-  std::size_t elementBytes() const { return clgemm::elementBytes(precision); }
 
   double flops() const { return 2.0 * double(m) * double(n) * double(k); }
   // GFLOP/s of one product that took `ms` milliseconds.
@@ -58,8 +57,5 @@ void applyShape(Problem& problem, const GemmShape& shape);
 // written cannot pass), with the canary in the gaps. Empty when C has no gaps and beta == 0 (a
 // fill with NaN does it).
 HostMatrix initialStoredC(const Problem& problem);
-
-// Bytes of the largest of A, B and C for these sizes.
-std::uint64_t largestMatrixBytes(int m, int n, int k);
 
 }  // namespace clgemm
