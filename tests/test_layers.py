@@ -30,6 +30,7 @@ LAYERS = {
     "tune": {"run", "report", "registry", "session", "store", "opencl", "check", "problem", "util"},
     "multi": {"run", "report", "registry", "session", "store", "opencl", "check", "problem",
               "util"},
+    "api": {"run", "registry", "store", "opencl", "problem", "util"},
     "commands": {"tune", "multi", "run", "report", "registry", "session", "store", "opencl", "cpu",
                  "check", "problem", "util"},
 }

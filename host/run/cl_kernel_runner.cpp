@@ -52,9 +52,9 @@ class ClKernelRunner : public ClGemmRunner {
 
  private:
   std::vector<Launch> bind() {
-    const PlanOperands operands =
-        operands_ ? PlanOperands{operands_->a, operands_->b, operands_->c}
-                  : PlanOperands{session_.a(), session_.b(), session_.c()};
+    const PlanOperands operands = operands_
+                                      ? PlanOperands{operands_->a, operands_->b, operands_->c}
+                                      : PlanOperands{session_.a(), session_.b(), session_.c()};
     return plan_.bind(operands, problem_.alpha, problem_.beta,
                       [&](std::size_t count, const std::string& name) {
                         scratch_.push_back(session_.scratch(count, name));

@@ -109,9 +109,8 @@ KernelPlan::KernelPlan(const Variant& variant, const ResolvedDefines& defines,
 Launch KernelPlan::helperLaunch(const BuiltProgram& built, const Variant& variant,
                                 const std::string& entry, const LaunchShape& shape) {
   Launch launch{kernelNamed(built, variant, entry, origin_), shape};
-  checkBuiltKernel(
-      info_, variant, launch.shape,
-      kernelFigures(launch.kernel, device_, info_, launch.shape, entry, built.log));
+  checkBuiltKernel(info_, variant, launch.shape,
+                   kernelFigures(launch.kernel, device_, info_, launch.shape, entry, built.log));
   return launch;
 }
 
