@@ -12,17 +12,13 @@ set(CLGEMM_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/clgemm)
 set(CLGEMM_SHARE_DIR ${CMAKE_INSTALL_DATADIR}/clgemm)
 
 install(TARGETS clgemm RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(TARGETS clgemm_shared EXPORT clgemmTargets
-        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(TARGETS clgemm_shared EXPORT clgemmTargets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 if(TARGET clgemm_blas)  # the BLAS shim (host/blas/), where this tree has it
   install(TARGETS clgemm_blas EXPORT clgemmTargets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 endif()
 # The static library in an export set of its own: its link dependencies (OpenMP, CLBlast) must be
 # found to import it, and a program using only the shared library must not need them.
-install(TARGETS clgemm_core EXPORT clgemmStaticTargets
-        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(TARGETS clgemm_core EXPORT clgemmStaticTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(FILES include/clgemm/clgemm.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/clgemm)
 
 install(FILES kernels.cl DESTINATION ${CLGEMM_SHARE_DIR})
@@ -66,7 +62,8 @@ if(TARGET clblast)
   string(APPEND CLGEMM_PC_LIBS_PRIVATE " -lclblast")
 endif()
 if(OpenBLAS_FOUND AND CLGEMM_WITH_OPENBLAS)
-  string(APPEND CLGEMM_PC_LIBS_PRIVATE " ${OpenBLAS_LIBRARIES}")
+  # By name, not the path OpenBLASConfig.cmake gives (one of Debian's alternatives).
+  string(APPEND CLGEMM_PC_LIBS_PRIVATE " -lopenblas")
 endif()
 configure_file(cmake/clgemm.pc.in ${CMAKE_CURRENT_BINARY_DIR}/clgemm.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/clgemm.pc DESTINATION ${CLGEMM_PC_DIR})

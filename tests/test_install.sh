@@ -62,6 +62,16 @@ grep -q "kernels from $prefix/share/clgemm/kernels.cl" <<<"$out" ||
 ldd "$tmp/shared/sgemm_example" | grep -q "$prefix/$libdir/libclgemm.so.0" ||
   fail "sgemm_example does not load the installed libclgemm.so: $(ldd "$tmp/shared/sgemm_example")"
 run_verified "$tmp/shared/sgemm_example"
+# The library reads the installed kernels.cl, found from libclgemm.so's folder (ahead of the
+# source tree and the embedded copy): a broken installed copy must make the call fail to build.
+kernels=$prefix/share/clgemm/kernels.cl
+cp "$kernels" "$tmp/kernels.cl"
+echo '#error the installed kernels.cl was read' >>"$kernels"
+if out=$("$tmp/shared/sgemm_example" 2>&1); then
+  fail "sgemm_example passed with a broken $kernels: the library did not read it: $out"
+fi
+grep -q clgemmBuildFailed <<<"$out" || fail "a broken $kernels did not fail the build: $out"
+cp "$tmp/kernels.cl" "$kernels"
 run_verified "$tmp/shared/gemm_bench" 96 fp32 3
 run_verified "$tmp/shared/gemm_bench" 64 fp64 2
 
