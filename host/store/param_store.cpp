@@ -73,8 +73,13 @@ std::vector<std::string> dataDirs(const std::string& kernels_origin, const std::
   std::error_code ec;
   if (fs::is_regular_file(kernels_origin, ec))
     dirs.push_back((fs::path(kernels_origin).parent_path() / "data" / sub).string());
-  const std::string exe_dir = executableDir();
-  if (!exe_dir.empty()) dirs.push_back((fs::path(exe_dir) / "data" / sub).string());
+  // Then the folders kernels.cl is looked for in (beside the executable, beside libclgemm.so,
+  // an install's share/clgemm), so an installed CLI or library finds the entries shipped with it
+  // even when its kernels come from --kernels; the source tree last, as for the kernels.
+  for (const auto& dir : shippedFileDirs()) {
+    const std::string d = (fs::path(dir) / "data" / sub).string();
+    if (std::find(dirs.begin(), dirs.end(), d) == dirs.end()) dirs.push_back(d);
+  }
 #ifdef CLGEMM_SOURCE_DIR
   dirs.push_back((fs::path(CLGEMM_SOURCE_DIR) / "data" / sub).string());
 #endif

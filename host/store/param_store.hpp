@@ -54,7 +54,8 @@ struct TunedEntry {
 };
 
 // The folders searched for data/<sub> (params, peaks), most specific first: beside the kernels file
-// in use, beside the executable, the source tree clgemm was built from. $CLGEMM_DATA replaces them
+// in use, then in each of shippedFileDirs() (beside the executable, beside libclgemm.so, an
+// install's share/clgemm), the source tree clgemm was built from. $CLGEMM_DATA replaces them
 // all: DIR reads DIR/<sub> alone, and "none" reads no shipped data (what a device we have never
 // seen gets, or a run that wants the kernels' defaults).
 std::vector<std::string> dataDirs(const std::string& kernels_origin, const std::string& sub);
