@@ -6,8 +6,9 @@
  *
  * C = A * B (alpha = 1, beta = 0), row-major, N x N, packed: the command line's default problem.
  * Two warm-up calls (the first builds the kernel), then REPS timed ones, each waited for. Per call:
- * the device time of the command the call returned as its event (the GEMM kernel; OpenCL
- * profiling, as the command line's rows), and the host time from the call to clFinish (everything,
+ * the device time of the command the call returned as its event (OpenCL profiling, as the command
+ * line's rows: the GEMM kernel, or the copy of C back where the library pads a size that divides
+ * no tile, when only the host time covers the whole call), and the host time from the call to clFinish (everything,
  * copies and enqueue included). Before any figure is printed, 64 sampled elements of C from the
  * last timed call are checked against a double-precision dot product: a wrong result is never
  * reported as a speed. Exit status 0 when they match. */
@@ -198,7 +199,7 @@ int main(int argc, char** argv) {
   printf("%-28s %10s %10s %10s\n", "time", "median ms", "min ms", "GFLOP/s");
   if (device_times) {
     const double med = median(device_ms, reps);
-    printf("%-28s %10.3f %10.3f %10.1f\n", "device (profiling event)", med, device_ms[0],
+    printf("%-28s %10.3f %10.3f %10.1f\n", "device (last command)", med, device_ms[0],
            flops / med * 1e-6);
   }
   const double med = median(host_ms, reps);
