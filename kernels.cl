@@ -144,6 +144,7 @@ inline void store_c_2x2(__global REAL* C, const int M, const int N, const int r0
 // copy_matrix: dst (rows x cols, row-major, lines ld floats apart) = the src_rows x src_cols matrix
 // src holds (element (r, c) at src_transposed ? c * src_ld + r : r * src_ld + c), cut to dst's
 // size or extended with zeros to the right and below; dst's gaps (ld > cols) are never written.
+// Each matrix starts its offset (in elements) into its buffer: the library's callers pass offsets.
 // The host's copies around every kernel that does not take shapes itself: stored A and B into
 // packed row-major (and zero-padded where PAD_FROM asks), C in where beta != 0, and C back out
 // into its stored lines (ldc). Compiled into every GEMM variant's program. Global
@@ -153,8 +154,10 @@ inline void store_c_2x2(__global REAL* C, const int M, const int N, const int r0
 #if !defined(KERNEL_peak_fma) && !defined(KERNEL_peak_read) && !defined(KERNEL_pack_operand)
 __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void copy_matrix(
     const int src_rows, const int src_cols, const int src_ld, const int src_transposed,
-    __global const REAL* restrict src, const int rows, const int cols, const int ld,
-    __global REAL* restrict dst) {
+    __global const REAL* restrict src, const int src_offset, const int rows, const int cols,
+    const int ld, __global REAL* restrict dst, const int dst_offset) {
+  src += src_offset;
+  dst += dst_offset;
   const int r = src_transposed ? get_global_id(0) : get_global_id(1);
   const int c = src_transposed ? get_global_id(1) : get_global_id(0);
   if (r >= rows || c >= cols) return;
@@ -882,14 +885,14 @@ __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void gemm_regtile2
 #endif
 #ifndef VEC_A
 #define VEC_A \
-  0  // A's float4 loads 16-byte aligned (lda % 4 == 0 and K % 4, M % 4 with TRANS_A, == 0)
+  0  // A's float4 loads 16-byte aligned (lda, a_offset and K (M with TRANS_A) multiples of 4)
 #endif
 #ifndef VEC_B
 #define VEC_B \
-  0  // B's float4 loads 16-byte aligned (ldb % 4 == 0 and N % 4, K % 4 with TRANS_B, == 0)
+  0  // B's float4 loads 16-byte aligned (ldb, b_offset and N (K with TRANS_B) multiples of 4)
 #endif
 #ifndef VEC_C
-#define VEC_C 0  // C's float4 stores 16-byte aligned (ldc % 4 == 0 and N % 4 == 0; set by the host)
+#define VEC_C 0  // C's float4 stores 16-byte aligned (ldc, c_offset and N multiples of 4; by the host)
 #endif
 
 #define BEST_THREADS ((BM / TM) * (BN / TN))
@@ -951,7 +954,13 @@ inline int best_line(const int line, const int count) {
 __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_best(
     const int M, const int N, const int K, const REAL alpha, const REAL beta,
     __global const REAL* restrict A, __global const REAL* restrict B, __global REAL* C,
-    const int lda, const int ldb, const int ldc) {
+    const int lda, const int ldb, const int ldc, const int a_offset, const int b_offset,
+    const int c_offset) {
+  // Each matrix starts its offset (in elements) into its buffer, as in BLAS libraries on OpenCL
+  // buffers; VEC_A, VEC_B and VEC_C count it in their alignment.
+  A += a_offset;
+  B += b_offset;
+  C += c_offset;
   // Aligned to a REAL4 (16 bytes, 32 with FP64), with rows of a multiple of 4 elements (PADA,
   // PADB), so the REAL4 reads below may be single 128-bit (FP64: 256-bit) loads: vload4 promises
   // only the element's alignment, and NVIDIA's compiler then splits every read into four (32
@@ -1081,8 +1090,12 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_be
     BEST_STORE_B(buf, tid + i * BEST_THREADS)                                           \
   }
 
-  BEST_FETCH(0, 1)
-  BEST_STORE(0)
+  // K = 0 (the library's calls with alpha = 0 or k = 0, where C = beta * C): no tile, and A and B
+  // are never read, as BLAS promises.
+  if (tiles > 0) {
+    BEST_FETCH(0, 1)
+    BEST_STORE(0)
+  }
   barrier(CLK_LOCAL_MEM_FENCE);
 
   for (int t = 0; t < tiles; ++t) {

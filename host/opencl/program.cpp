@@ -77,7 +77,7 @@ BuiltProgram ProgramCache::build(const std::string& options) const {
   }
   if (status == CL_BUILD_PROGRAM_FAILURE || status == CL_INVALID_BUILD_OPTIONS ||
       status == CL_COMPILE_PROGRAM_FAILURE) {
-    throw UsageError("building " + origin_ + " failed (" + clErrorName(status) +
+    throw BuildError("building " + origin_ + " failed (" + clErrorName(status) +
                      ") with options '" + options + "'; compiler log:\n" + built.log);
   }
   if (status != CL_SUCCESS) throw ClError("clBuildProgram", status);
@@ -100,7 +100,7 @@ void ProgramCache::rebuildArchSpecific(BuiltProgram& built) const {
   if (!hasArchSpecificPtx(ptx)) return;
   const auto unmasked = unmaskArchSpecificPtx(ptx);
   if (!unmasked)
-    throw UsageError("building " + origin_ + " with options '" + built.options +
+    throw BuildError("building " + origin_ + " with options '" + built.options +
                      "': the kernel needs architecture-specific PTX instructions, and this "
                      "device's compiler does not return PTX");
   int status = CL_SUCCESS;
@@ -121,7 +121,7 @@ void ProgramCache::rebuildArchSpecific(BuiltProgram& built) const {
   // are not this kernel's); the binary build's, often empty, is the one that applies.
   built.log = log;
   if (status != CL_SUCCESS)
-    throw UsageError("building " + origin_ + " with options '" + built.options +
+    throw BuildError("building " + origin_ + " with options '" + built.options +
                      "' for the architecture-specific target failed (" + clErrorName(status) +
                      "); compiler log:\n" + log);
 }

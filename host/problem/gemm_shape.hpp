@@ -40,6 +40,9 @@ struct MatrixStorage {
   int rows = 0, cols = 0;
   int ld = 0;
   bool transposed = false;
+  // Elements before (0, 0) in its buffer: 0 in the command line's problems, the caller's offset
+  // in the library's (clgemmSgemm's a_offset ...). count() and at() are relative to it.
+  int offset = 0;
 
   // The length of a line, the least ld may be.
   int lineLength() const { return transposed ? rows : cols; }
@@ -53,7 +56,7 @@ struct MatrixStorage {
   // Row-major with no gaps: the stored matrix is the logical one.
   bool packedRowMajor() const { return !transposed && !hasGaps(); }
   // The same memory read as the transposed matrix (cols x rows).
-  MatrixStorage transposedView() const { return {cols, rows, ld, !transposed}; }
+  MatrixStorage transposedView() const { return {cols, rows, ld, !transposed, offset}; }
 };
 
 // What the caller chose; leading dimensions 0 mean packed (the least allowed).

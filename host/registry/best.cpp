@@ -6,11 +6,14 @@ namespace {
 
 using namespace family;
 
-// Whether a float4 at every load start is 16-byte aligned: lines `ld` apart, each float4 starting
-// a multiple of 4 floats into its line, which holds with EDGE too when the length `along` the line
+// Whether a float4 at every load start is 16-byte aligned: the matrix starting a multiple of 4
+// elements into its buffer (whose start OpenCL aligns), lines `ld` apart, each float4 starting a
+// multiple of 4 floats into its line, which holds with EDGE too when the length `along` the line
 // the float4s run is a multiple of 4 (the K loop's shifted start K - tiles * BK, or the clamp of
 // the last group to along - 4).
-std::string alignedLoads(int ld, int along) { return ld % 4 == 0 && along % 4 == 0 ? "1" : "0"; }
+std::string alignedLoads(const MatrixStorage& m, int along) {
+  return m.offset % 4 == 0 && m.ld % 4 == 0 && along % 4 == 0 ? "1" : "0";
+}
 
 // The problem defines of best, from the kernel's view of the problem: EDGE, the transposes, and
 // which operands' float4 loads and stores are aligned. With padding copies the copies take the
@@ -31,9 +34,9 @@ std::vector<ResolvedDefine> bestProblemDefines(const ResolvedDefines& d, const R
   return {{"EDGE", exact ? "0" : "1", "problem"},
           {"TRANS_A", g.a.transposed ? "1" : "0", "problem"},
           {"TRANS_B", g.b.transposed ? "1" : "0", "problem"},
-          {"VEC_A", alignedLoads(g.a.ld, g.a.transposed ? g.m : g.k), "problem"},
-          {"VEC_B", alignedLoads(g.b.ld, g.b.transposed ? g.k : g.n), "problem"},
-          {"VEC_C", alignedLoads(g.c.ld, g.n), "problem"}};
+          {"VEC_A", alignedLoads(g.a, g.a.transposed ? g.m : g.k), "problem"},
+          {"VEC_B", alignedLoads(g.b, g.b.transposed ? g.k : g.n), "problem"},
+          {"VEC_C", alignedLoads(g.c, g.n), "problem"}};
 }
 
 Variant best() {

@@ -98,14 +98,18 @@ std::pair<cl::Event, cl::Event> enqueueLaunches(cl::CommandQueue& queue,
                                                 const std::vector<Launch>& launches,
                                                 const std::vector<cl::Event>* wait) {
   cl::Event first, last;
+  std::vector<cl::Event> previous;
   for (std::size_t l = 0; l < launches.size(); ++l) {
     const LaunchShape& shape = launches[l].shape;
     cl::Event event;
+    // Each launch after the one before: implied on an in-order queue, needed on the library
+    // caller's queue if it is out of order (a copy, then the GEMM that reads it).
     queue.enqueueNDRangeKernel(
         launches[l].kernel, cl::NullRange, cl::NDRange(shape.global[0], shape.global[1]),
-        cl::NDRange(shape.local[0], shape.local[1]), l == 0 ? wait : nullptr, &event);
+        cl::NDRange(shape.local[0], shape.local[1]), l == 0 ? wait : &previous, &event);
     if (l == 0) first = event;
     last = event;
+    previous = {event};
   }
   return {first, last};
 }

@@ -30,6 +30,13 @@ class UsageError : public Error {
   explicit UsageError(const std::string& message) : Error(kExitUsage, message) {}
 };
 
+// A kernel that did not compile (a usage error: a define broke it); the message carries the
+// compiler's log. The library reports it as clgemmBuildFailed.
+class BuildError : public UsageError {
+ public:
+  explicit BuildError(const std::string& message) : UsageError(message) {}
+};
+
 // The device or runtime refused something that was well-formed (exit 3).
 class RuntimeError : public Error {
  public:

@@ -49,7 +49,7 @@ typedef enum clgemmStatus_ {
   clgemmInvalidBufferA = -2006, /* null, or smaller than offset + the matrix */
   clgemmInvalidBufferB = -2007,
   clgemmInvalidBufferC = -2008,
-  clgemmInvalidQueue = -2009,  /* null queue pointer or queue */
+  clgemmInvalidQueue = -2009,      /* null queue pointer or queue */
   clgemmNoDoublePrecision = -2010, /* clgemmDgemm on a device without cl_khr_fp64 */
   clgemmTooLarge = -2011,          /* a matrix past 2^31 - 1 elements: the kernels index in int */
   clgemmBuildFailed = -2012,       /* the kernel did not compile: see clgemmLastMessage() */
@@ -64,8 +64,8 @@ typedef enum clgemmStatus_ {
 clgemmStatus clgemmSgemm(clgemmLayout layout, clgemmTranspose a_transpose,
                          clgemmTranspose b_transpose, size_t m, size_t n, size_t k, float alpha,
                          cl_mem a_buffer, size_t a_offset, size_t a_ld, cl_mem b_buffer,
-                         size_t b_offset, size_t b_ld, float beta, cl_mem c_buffer,
-                         size_t c_offset, size_t c_ld, cl_command_queue* queue, cl_event* event);
+                         size_t b_offset, size_t b_ld, float beta, cl_mem c_buffer, size_t c_offset,
+                         size_t c_ld, cl_command_queue* queue, cl_event* event);
 
 /* The same in double precision (double buffers); the device needs cl_khr_fp64. */
 clgemmStatus clgemmDgemm(clgemmLayout layout, clgemmTranspose a_transpose,

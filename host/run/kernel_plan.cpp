@@ -1,0 +1,306 @@
+#include "run/kernel_plan.hpp"
+
+#include <utility>
+
+#include "opencl/cl_check.hpp"
+#include "util/errors.hpp"
+
+namespace clgemm {
+namespace {
+
+// The kernel `entry` of a built program; a kernels file without it is a usage error.
+cl::Kernel kernelNamed(const BuiltProgram& built, const Variant& variant, const std::string& entry,
+                       const std::string& origin) {
+  try {
+    return cl::Kernel(built.program, entry.c_str());
+  } catch (const cl::Error& e) {
+    if (e.err() == CL_INVALID_KERNEL_NAME)
+      throw UsageError(variant.name + ": the kernels file (" + origin + ") has no kernel '" +
+                       entry + "'");
+    rethrowClError(e);
+  }
+}
+
+bool allocated(const cl::Buffer& b) { return b() != nullptr; }
+
+}  // namespace
+
+std::string kernelBuildOptions(const Variant& variant, const ResolvedDefines& defines,
+                               Precision precision, const RowMajorGemm& rm,
+                               const DeviceInfo& device, const std::string& extra_options,
+                               std::vector<ResolvedDefine>* derived) {
+  // Only this variant's section of kernels.cl is compiled (see the file's header).
+  std::string options =
+      "-D CLGEMM_ONE_KERNEL -D KERNEL_" + variant.entry + " " + defines.compilerOptions();
+  // The element type: every kernel, and its helpers, in double (kernels.cl's REAL).
+  if (precision == Precision::kFp64) {
+    options += " -D FP64=1";
+    if (derived) derived->push_back({"FP64", "1", "problem"});
+  }
+  if (variant.problem_defines) {
+    for (const auto& d : variant.problem_defines(defines, rm)) {
+      options += " -D " + d.name + "=" + d.value;
+      if (derived) derived->push_back(d);
+    }
+  }
+  const std::string report = registerReportOption(device);
+  if (!report.empty()) options += " " + report;
+  if (!extra_options.empty()) options += " " + extra_options;
+  return options;
+}
+
+KernelPlan::KernelPlan(const Variant& variant, const ResolvedDefines& defines,
+                       const PlanTarget& target, Precision precision, const RowMajorGemm& rm,
+                       const std::string& extra_options, std::ostream* log)
+    : info_(target.info),
+      device_(target.device),
+      origin_(target.programs.origin()),
+      precision_(precision),
+      rm_(rm),
+      shapes_in_kernel_(variant.shapes_in_kernel) {
+  if (const auto why = unsupportedOn(variant, info_)) throw UsageError(*why);
+  checkConstraints(variant, defines);
+  // K = 0 (C = beta * C) has nothing to pad along K and no tile to copy.
+  if (variant.padding && rm_.k > 0) padded_ = variant.padding(defines, rm_.m, rm_.n, rm_.k);
+  packing_ = !variant.pack_entry.empty();
+  // Only kernels that take shapes read offsets; the packing helper reads none.
+  if (packing_ && (rm_.a.offset != 0 || rm_.b.offset != 0 || rm_.c.offset != 0))
+    throw UsageError(variant.name + " takes no matrix offsets");
+  chooseCopies();
+  gemm_.shape = variant.shape(defines, gemmSize().m, gemmSize().n);
+  // Local memory in the problem's element type (kernels.cl's REAL), before building.
+  const std::size_t element_bytes = elementBytes(precision);
+  checkVariantConfig(info_, variant, defines, gemm_.shape, element_bytes);
+  LaunchShape transpose_shape;
+  if (!variant.transpose_b_entry.empty()) {
+    transpose_shape = variant.transpose_b_shape(defines, rm_.k, rm_.n);
+    checkVariantConfig(info_, variant, defines, transpose_shape, element_bytes);
+  }
+  for (const Copy c : {kAIn, kBIn, kCIn, kCOut})
+    if (copy_needed_[c])
+      checkVariantConfig(info_, variant, defines, copyShape(variant, c), element_bytes);
+  if (packing_) {
+    for (const int operand : {0, 1})
+      checkVariantConfig(info_, variant, defines, packShape(variant, operand), element_bytes);
+  }
+  const std::string options =
+      kernelBuildOptions(variant, defines, precision, rm_, info_, extra_options, &derived_);
+  const BuiltProgram& built = target.programs.get(options);
+  if (log)
+    *log << "clgemm: build log of " << variant.name << " (" << options << "):\n"
+         << built.log << "\n";
+  gemm_.kernel = kernelNamed(built, variant, variant.entry, origin_);
+  figures_ = kernelFigures(gemm_.kernel, device_, info_, gemm_.shape, variant.entry, built.log);
+  checkBuiltKernel(info_, variant, gemm_.shape, figures_);
+  if (!variant.transpose_b_entry.empty())
+    transpose_ = helperLaunch(built, variant, variant.transpose_b_entry, transpose_shape);
+  if (packing_) {
+    pack_planes_ = variant.pack_planes;
+    for (const int operand : {0, 1})
+      packs_.push_back(
+          helperLaunch(built, variant, variant.pack_entry, packShape(variant, operand)));
+  }
+  for (const Copy c : {kAIn, kBIn, kCIn, kCOut})
+    if (copy_needed_[c])
+      copies_[c] = helperLaunch(built, variant, variant.pad_entry, copyShape(variant, c));
+}
+
+// A helper kernel of the built program, its launch checked against the device.
+Launch KernelPlan::helperLaunch(const BuiltProgram& built, const Variant& variant,
+                                const std::string& entry, const LaunchShape& shape) {
+  Launch launch{kernelNamed(built, variant, entry, origin_), shape};
+  checkBuiltKernel(info_, variant, launch.shape,
+                   kernelFigures(launch.kernel, device_, info_, launch.shape, entry, built.log));
+  return launch;
+}
+
+// Which copies each call makes. The copies take the shape (an operand not stored packed row-major,
+// or at an offset) unless the kernel takes it itself, and always with padding, whose copies hand
+// the kernel packed NN matrices; they also pad where the GEMM's size differs. Packing copies A and
+// B itself; C in is copied only where beta != 0 reads it (bind).
+void KernelPlan::chooseCopies() {
+  const PaddedSizes g = gemmSize();
+  const bool copies_shape = !shapes_in_kernel_ || padded_;
+  const auto needed = [&](const MatrixStorage& stored, int rows, int cols) {
+    return stored.rows != rows || stored.cols != cols ||
+           (copies_shape && (!stored.packedRowMajor() || stored.offset != 0));
+  };
+  copy_needed_[kAIn] = !packing_ && needed(rm_.a, g.m, g.k);
+  copy_needed_[kBIn] = !packing_ && needed(rm_.b, g.k, g.n);
+  copy_needed_[kCIn] = copy_needed_[kCOut] = needed(rm_.c, g.m, g.n);
+}
+
+// The stored matrix a copy reads, and the size it writes (packed, so its ld is its cols).
+MatrixStorage KernelPlan::copySource(Copy c) const {
+  const PaddedSizes g = gemmSize();
+  switch (c) {
+    case kAIn:
+      return rm_.a;
+    case kBIn:
+      return rm_.b;
+    case kCIn:
+      return rm_.c;
+    case kCOut:
+      break;
+  }
+  return {g.m, g.n, g.n, false};
+}
+
+std::pair<int, int> KernelPlan::copySize(Copy c) const {
+  const PaddedSizes g = gemmSize();
+  switch (c) {
+    case kAIn:
+      return {g.m, g.k};
+    case kBIn:
+      return {g.k, g.n};
+    case kCIn:
+      return {g.m, g.n};
+    case kCOut:
+      break;
+  }
+  return {rm_.m, rm_.n};
+}
+
+// copy_matrix's launch: along the destination's rows, or down its columns where the source is
+// stored transposed (so that the reads coalesce).
+LaunchShape KernelPlan::copyShape(const Variant& variant, Copy c) const {
+  const auto [rows, cols] = copySize(c);
+  return copySource(c).transposed ? variant.pad_shape(cols, rows) : variant.pad_shape(rows, cols);
+}
+
+// The launch of the packing helper for operand 0 (A, M x K) or 1 (B transposed, N x K), at the
+// GEMM's (padded) size.
+LaunchShape KernelPlan::packShape(const Variant& variant, int operand) const {
+  const PaddedSizes size = gemmSize();
+  return variant.pack_shape(operand == 0 ? size.m : size.n, size.k);
+}
+
+// The scratch matrices, at the first bind (after A, B and C exist, so a bad define never waits
+// for them): B transposed, the copies (each packed, its ld its width), the packed operands.
+void KernelPlan::allocateScratch(const ScratchAllocator& scratch) {
+  if (allocated_) return;
+  allocated_ = true;
+  const PaddedSizes g = gemmSize();
+  const auto copy = [&](Copy c, const char* matrix) {
+    const auto [rows, cols] = copySize(c);
+    const bool pads = copySource(c).rows != rows || copySource(c).cols != cols;
+    return scratch(std::size_t(rows) * std::size_t(cols),
+                   std::string(matrix) + (pads ? " padded" : " copy"));
+  };
+  if (copy_needed_[kAIn]) a_copy_ = copy(kAIn, "A");
+  if (copy_needed_[kBIn]) b_copy_ = copy(kBIn, "B");
+  if (copy_needed_[kCIn]) c_copy_ = copy(kCIn, "C");
+  if (transpose_) bt_ = scratch(std::size_t(rm_.k) * std::size_t(rm_.n), "B transposed");
+  if (packing_) {
+    const auto planes = [&](int operand) {
+      return std::size_t(pack_planes_[std::size_t(operand)]);
+    };
+    a_packed_ = scratch(planes(0) * std::size_t(g.m) * std::size_t(g.k), "A packed");
+    b_packed_ = scratch(planes(1) * std::size_t(g.n) * std::size_t(g.k), "B packed");
+  }
+}
+
+// The copies' arguments (source rows, cols, ld, transposed, buffer, offset; destination rows,
+// cols, ld, buffer, offset).
+void KernelPlan::bindCopies(const PlanOperands& o) {
+  const auto args = [](Launch& copy, const MatrixStorage& src_storage, const cl::Buffer& src,
+                       int rows, int cols, int ld, const cl::Buffer& dst, int dst_offset) {
+    copy.kernel.setArg(0, src_storage.rows);
+    copy.kernel.setArg(1, src_storage.cols);
+    copy.kernel.setArg(2, src_storage.ld);
+    copy.kernel.setArg(3, src_storage.transposed ? 1 : 0);
+    copy.kernel.setArg(4, src);
+    copy.kernel.setArg(5, src_storage.offset);
+    copy.kernel.setArg(6, rows);
+    copy.kernel.setArg(7, cols);
+    copy.kernel.setArg(8, ld);
+    copy.kernel.setArg(9, dst);
+    copy.kernel.setArg(10, dst_offset);
+  };
+  const PaddedSizes g = gemmSize();
+  if (allocated(a_copy_)) args(copies_[kAIn], rm_.a, kernelA(o), g.m, g.k, g.k, a_copy_, 0);
+  if (allocated(b_copy_)) args(copies_[kBIn], rm_.b, kernelB(o), g.k, g.n, g.n, b_copy_, 0);
+  if (allocated(c_copy_)) {
+    args(copies_[kCIn], rm_.c, o.c, g.m, g.n, g.n, c_copy_, 0);
+    args(copies_[kCOut], copySource(kCOut), c_copy_, rm_.m, rm_.n, rm_.c.ld, o.c, rm_.c.offset);
+  }
+}
+
+// The packing helper's arguments (operand, source rows, cols, ld, transposed, buffer; rows, K,
+// destination): it reads A and B as stored, so no copy goes before it.
+void KernelPlan::bindPacks(const PlanOperands& o) {
+  const PaddedSizes size = gemmSize();
+  const auto args = [&](int operand, const MatrixStorage& src_storage, const cl::Buffer& src,
+                        int rows, const cl::Buffer& dst) {
+    cl::Kernel& kernel = packs_[std::size_t(operand)].kernel;
+    kernel.setArg(0, operand);
+    kernel.setArg(1, src_storage.rows);
+    kernel.setArg(2, src_storage.cols);
+    kernel.setArg(3, src_storage.ld);
+    kernel.setArg(4, src_storage.transposed ? 1 : 0);
+    kernel.setArg(5, src);
+    kernel.setArg(6, rows);
+    kernel.setArg(7, size.k);
+    kernel.setArg(8, dst);
+  };
+  args(0, rm_.a, kernelA(o), size.m, a_packed_);
+  args(1, rm_.b, kernelB(o), size.n, b_packed_);
+}
+
+std::vector<Launch> KernelPlan::bind(const PlanOperands& o, double alpha, double beta,
+                                     const ScratchAllocator& scratch) {
+  try {
+    allocateScratch(scratch);
+    bindCopies(o);
+    if (packing_) bindPacks(o);
+    // The B the GEMM (or transpose_b) reads: its copy where one is made.
+    const cl::Buffer& gemm_b = allocated(b_copy_) ? b_copy_ : kernelB(o);
+    if (transpose_) {
+      transpose_->kernel.setArg(0, rm_.k);
+      transpose_->kernel.setArg(1, rm_.n);
+      transpose_->kernel.setArg(2, gemm_b);
+      transpose_->kernel.setArg(3, bt_);
+    }
+    const PaddedSizes size = gemmSize();
+    cl::Kernel& k = gemm_.kernel;
+    k.setArg(0, size.m);
+    k.setArg(1, size.n);
+    k.setArg(2, size.k);
+    // The scalars in the kernel's REAL (kernels.cl: float, or double with FP64=1).
+    if (precision_ == Precision::kFp64) {
+      k.setArg(3, alpha);
+      k.setArg(4, beta);
+    } else {
+      k.setArg(3, float(alpha));
+      k.setArg(4, float(beta));
+    }
+    k.setArg(5, allocated(a_packed_) ? a_packed_ : allocated(a_copy_) ? a_copy_ : kernelA(o));
+    k.setArg(6, allocated(b_packed_) ? b_packed_ : transpose_ ? bt_ : gemm_b);
+    k.setArg(7, allocated(c_copy_) ? c_copy_ : o.c);
+    if (shapes_in_kernel_) {
+      // Copies are packed and start at 0: a matrix the kernel reads as stored keeps its leading
+      // dimension and offset.
+      k.setArg(8, allocated(a_copy_) ? size.k : rm_.a.ld);
+      k.setArg(9, allocated(b_copy_) ? size.n : rm_.b.ld);
+      k.setArg(10, allocated(c_copy_) ? size.n : rm_.c.ld);
+      k.setArg(11, allocated(a_copy_) ? 0 : rm_.a.offset);
+      k.setArg(12, allocated(b_copy_) ? 0 : rm_.b.offset);
+      k.setArg(13, allocated(c_copy_) ? 0 : rm_.c.offset);
+    }
+  } catch (const cl::Error& e) {
+    rethrowClError(e);
+  }
+  std::vector<Launch> launches;
+  // The copies that are needed: A and B in (before transpose_b, which reads B's copy), C in
+  // where it is read, and C out.
+  if (allocated(a_copy_)) launches.push_back(copies_[kAIn]);
+  if (allocated(b_copy_)) launches.push_back(copies_[kBIn]);
+  if (allocated(c_copy_) && beta != 0.0) launches.push_back(copies_[kCIn]);
+  if (transpose_) launches.push_back(*transpose_);
+  for (const Launch& pack : packs_) launches.push_back(pack);
+  launches.push_back(gemm_);
+  if (allocated(c_copy_)) launches.push_back(copies_[kCOut]);
+  return launches;
+}
+
+}  // namespace clgemm

@@ -1,0 +1,116 @@
+// One OpenCL kernel of kernels.cl planned for one problem shape on one device: its parameters
+// checked against the device, its program built (through the program cache), the helper kernels
+// the shape needs chosen (copies that take the shape or pad to tiles, B transposed, operand
+// packing) and, at each call, their arguments bound to the caller's buffers. The command line's
+// runner times these launches (cl_kernel_runner.cpp); the library enqueues them on its caller's
+// queue (api/): one code path from the defines to the enqueued kernels.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "opencl/device.hpp"
+#include "opencl/opencl.hpp"
+#include "opencl/program.hpp"
+#include "problem/gemm_shape.hpp"
+#include "problem/precision.hpp"
+#include "registry/defines.hpp"
+#include "registry/kernels.hpp"
+#include "report/kernel_figures.hpp"
+#include "run/launch.hpp"
+
+namespace clgemm {
+
+// Where a plan builds and launches: a device, its limits and the program cache of its context.
+struct PlanTarget {
+  const DeviceInfo& info;
+  const cl::Device& device;
+  ProgramCache& programs;
+};
+
+// A scratch matrix of `count` elements of the problem's precision (`name` for messages, e.g.
+// "A padded"): the command line's are between canaries, the library's plain buffers.
+using ScratchAllocator = std::function<cl::Buffer(std::size_t count, const std::string& name)>;
+
+// The caller's A, B and C, as the problem stores them (MatrixStorage, offsets included).
+struct PlanOperands {
+  cl::Buffer a, b, c;
+};
+
+// The compiler options `variant` builds with for this problem: its defines, those derived from
+// the problem (which go to `derived` where given), FP64, the register report, `extra_options`.
+std::string kernelBuildOptions(const Variant& variant, const ResolvedDefines& defines,
+                               Precision precision, const RowMajorGemm& rm,
+                               const DeviceInfo& device, const std::string& extra_options,
+                               std::vector<ResolvedDefine>* derived);
+
+class KernelPlan {
+ public:
+  // Checks the variant's constraints and every launch against the device before building (usage
+  // errors naming the defines), builds the program (a failed build is a usage error with the
+  // compiler's log, which also goes to `log` where given) and checks the built kernels.
+  KernelPlan(const Variant& variant, const ResolvedDefines& defines, const PlanTarget& target,
+             Precision precision, const RowMajorGemm& rm, const std::string& extra_options,
+             std::ostream* log);
+
+  // Sets every kernel's arguments for these operands and scalars, allocating the scratch matrices
+  // through `scratch` at the first call, and returns one GEMM's launches in order: copies and
+  // helpers, the GEMM, C's copy back. C is copied in only where beta != 0 reads it.
+  std::vector<Launch> bind(const PlanOperands& operands, double alpha, double beta,
+                           const ScratchAllocator& scratch);
+
+  const KernelFigures& figures() const { return figures_; }
+  const std::vector<ResolvedDefine>& derived() const { return derived_; }
+
+ private:
+  // The copies (copy_matrix): A and B into packed (and padded) scratch matrices, C in (where beta
+  // != 0) and C back into its stored lines.
+  enum Copy { kAIn, kBIn, kCIn, kCOut };
+
+  Launch helperLaunch(const BuiltProgram& built, const Variant& variant, const std::string& entry,
+                      const LaunchShape& shape);
+  void chooseCopies();
+  MatrixStorage copySource(Copy c) const;
+  std::pair<int, int> copySize(Copy c) const;
+  LaunchShape copyShape(const Variant& variant, Copy c) const;
+  LaunchShape packShape(const Variant& variant, int operand) const;
+  void allocateScratch(const ScratchAllocator& scratch);
+  void bindCopies(const PlanOperands& operands);
+  void bindPacks(const PlanOperands& operands);
+  // The problem the GEMM kernel runs: the padded one, or the caller's in the row-major view.
+  PaddedSizes gemmSize() const { return padded_ ? *padded_ : PaddedSizes{rm_.m, rm_.n, rm_.k}; }
+  // The kernel's A and B as stored: for a column-major problem, the caller's B and A.
+  const cl::Buffer& kernelA(const PlanOperands& o) const { return rm_.swapped ? o.b : o.a; }
+  const cl::Buffer& kernelB(const PlanOperands& o) const { return rm_.swapped ? o.a : o.b; }
+
+  const DeviceInfo& info_;
+  const cl::Device& device_;
+  std::string origin_;  // the kernels' source, for messages
+  Precision precision_;
+  // The problem as the kernel sees it: row-major, operands maybe swapped and transposed.
+  RowMajorGemm rm_;
+  bool shapes_in_kernel_ = false;
+  Launch gemm_;
+  std::optional<Launch> transpose_;
+  // Packing: the helper's launches for A and B.
+  bool packing_ = false;
+  std::vector<Launch> packs_;
+  std::array<int, 2> pack_planes_ = {1, 1};
+  // Copies: the padded problem, which copies are made, their launches.
+  std::optional<PaddedSizes> padded_;
+  std::array<bool, 4> copy_needed_{};
+  std::array<Launch, 4> copies_;
+  // The scratch matrices, allocated at the first bind: B transposed, the copies, the packed
+  // operands (null where not needed).
+  bool allocated_ = false;
+  cl::Buffer bt_, a_copy_, b_copy_, c_copy_, a_packed_, b_packed_;
+  KernelFigures figures_;
+  std::vector<ResolvedDefine> derived_;
+};
+
+}  // namespace clgemm
