@@ -65,7 +65,7 @@ run bad_threshold CLGEMM_BLAS_THRESHOLD=1e6
   fail "bad_threshold: not one warning naming the value"
 
 run default
-if "$clgemm" --list | grep -q "type: GPU\|(GPU"; then
+if "$clgemm" --list | grep -q "^ *type GPU,"; then
   echo "(a GPU: the default threshold is 256^3, not judged here)"
 else
   [ "$(count default sgemm_ device)" = 0 ] || fail "default: a CPU device took sgemm_ calls"
