@@ -9,6 +9,7 @@ packages=(
   pocl-opencl-icd oclgrind
   libcxxopts-dev libgtest-dev nlohmann-json3-dev
   libclblast-dev libopenblas-dev
+  libblas-test  # netlib's BLAS test programs (xblat3s ...), run through the BLAS shim
   python3 python3-numpy python3-matplotlib
   clang libclang-rt-14-dev  # the fuzz targets: Debian 12's clang 14 and its libFuzzer runtime
 )

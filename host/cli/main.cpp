@@ -5,6 +5,7 @@
 #include <new>
 
 #include "cli/options.hpp"
+#include "commands/blas_threshold_command.hpp"
 #include "commands/peak_command.hpp"
 #include "commands/runner.hpp"
 #include "commands/tune_command.hpp"
@@ -34,6 +35,11 @@ int main(int argc, char** argv) {
     }
     if (options.command == Command::kPeak) return runPeak(options, std::cout, std::cerr);
     if (options.command == Command::kTune) return runTune(options, std::cout, std::cerr);
+    if (options.command == Command::kBlasThreshold) {
+      std::string command_line = "clgemm";
+      for (int i = 1; i < argc; ++i) command_line += std::string(" ") + argv[i];
+      return runBlasThreshold(options, command_line, std::cout, std::cerr);
+    }
     return runBenchmark(options, std::cout, std::cerr);
   } catch (const Error& e) {
     std::cerr << "clgemm: error: " << e.what() << "\n";

@@ -235,6 +235,17 @@ void rejectOptions(const cxxopts::ParseResult& result, Command command) {
                  "input-c", "output-c", "explain", "devices",  "split"};
       name_of_command = "clgemm tune";
       break;
+    case Command::kBlasThreshold:
+      // It times square column-major GEMMs of its own through the BLAS shim's path and the
+      // system BLAS; only the device, precisions, sizes, repetitions and the store apply.
+      refused = {"devices",  "split",      "kernel",    "compare", "threads", "D",
+                 "m",        "n",          "k",         "size",    "alpha",   "beta",
+                 "no-check", "check",      "input-a",   "input-b", "input-c", "output-c",
+                 "kernels",  "cl-options", "build-log", "explain", "layout",  "trans-a",
+                 "trans-b",  "lda",        "ldb",       "ldc",     "format",  "out"};
+      refused.insert(refused.end(), kTuneOnly.begin(), kTuneOnly.end());
+      name_of_command = "clgemm blas-threshold";
+      break;
     case Command::kRun:
       refused = kTuneOnly;
       name_of_command = "a benchmark run (it belongs to clgemm tune)";
@@ -324,7 +335,7 @@ std::optional<std::size_t> subcommandAt(const cxxopts::Options& parser,
   optionNames(parser, flags, taking_value);
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string arg = args[i];
-    if (arg == "peak" || arg == "tune") return i;
+    if (arg == "peak" || arg == "tune" || arg == "blas-threshold") return i;
     if (arg.size() < 2 || arg[0] != '-') return std::nullopt;                // the parser blames it
     if (arg.find('=') == std::string::npos && taking_value.count(arg)) ++i;  // its value is next
   }
@@ -346,7 +357,13 @@ std::string helpText() {
          "      searches the kernel's parameters on the device, verifying and timing each "
          "candidate;\n      the winner goes to the store and later runs of that kernel on the "
          "device use it.\n      Ctrl-C stops after the candidate at hand; the same command "
-         "resumes from the cache.\n\n" +
+         "resumes from the cache.\n"
+         "  clgemm blas-threshold [--platform N --device N] [--precision fp32,fp64] [--sizes "
+         "LIST]\n"
+         "                        [--reps N] [--warmup N] [--store DIR]\n"
+         "      times the system BLAS against the BLAS shim's device path (libclgemm_blas.so) "
+         "at\n      square sizes 16 to 1024 and stores the m*n*k from which the device wins, "
+         "which the\n      shim then uses on this device\n\n" +
          variantHelp() +
          "\nExit codes: 0 all ran and verified, 1 a result failed verification (tune: no "
          "candidate verified),\n2 usage or configuration error, 3 OpenCL runtime error (out of "
@@ -361,7 +378,10 @@ Options parseOptions(int argc, const char* const argv[]) {
   std::vector<const char*> args(argv, argv + argc);
   cxxopts::Options parser = makeParser();
   if (const auto at = subcommandAt(parser, args)) {
-    command = std::string(args[*at]) == "peak" ? Command::kPeak : Command::kTune;
+    const std::string name = args[*at];
+    command = name == "peak"   ? Command::kPeak
+              : name == "tune" ? Command::kTune
+                               : Command::kBlasThreshold;
     args.erase(args.begin() + std::ptrdiff_t(*at));
   }
   cxxopts::ParseResult result;
@@ -500,6 +520,13 @@ Options parseOptions(int argc, const char* const argv[]) {
     if (!result.count("reps")) o.reps = 5;
     if (!result.count("kernel") && !result.count("help") && !result.count("list"))
       throw UsageError("clgemm tune needs --kernel NAME: the kernel whose parameters to search");
+  }
+  if (command == Command::kBlasThreshold) {
+    // Medians of a few runs tell the two sides apart; the largest sizes take seconds on a CPU.
+    if (!result.count("warmup")) o.warmup = 1;
+    if (!result.count("reps")) o.reps = 5;
+    // The shim takes both; a record per precision.
+    if (!result.count("precision")) o.precisions = {Precision::kFp32, Precision::kFp64};
   }
   if (result.count("budget")) o.budget = parseAtLeast("--budget", text("budget"), 1);
   o.confirm_rounds = parseAtLeast("--confirm", text("confirm"), 0);

@@ -21,7 +21,7 @@
 namespace clgemm {
 
 // What the command line asks for: a benchmark run (the default) or a subcommand.
-enum class Command { kRun, kPeak, kTune };
+enum class Command { kRun, kPeak, kTune, kBlasThreshold };
 
 struct Options {
   Command command = Command::kRun;
