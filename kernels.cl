@@ -891,6 +891,12 @@ __kernel __attribute__((reqd_work_group_size(RTSN, RTSM, 1))) void gemm_regtile2
 #define VEC_B \
   0  // B's float4 loads 16-byte aligned (ldb, b_offset and N (K with TRANS_B) multiples of 4)
 #endif
+#ifndef OFFSETS
+#define OFFSETS 0  // a_offset, b_offset, c_offset are read: some is not 0 (set by the host)
+#endif
+#ifndef EMPTY_K
+#define EMPTY_K 0  // K = 0: C = beta * C, A and B never read (set by the host)
+#endif
 #ifndef VEC_C
 #define VEC_C 0  // C's float4 stores 16-byte aligned (ldc, c_offset and N multiples of 4; by the host)
 #endif
@@ -957,10 +963,13 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_be
     const int lda, const int ldb, const int ldc, const int a_offset, const int b_offset,
     const int c_offset) {
   // Each matrix starts its offset (in elements) into its buffer, as in BLAS libraries on OpenCL
-  // buffers; VEC_A, VEC_B and VEC_C count it in their alignment.
+  // buffers; VEC_A, VEC_B and VEC_C count it in their alignment. Compiled only where an offset is
+  // not 0 (OFFSETS): the three additions alone cost 1% at 8192 on the H100 (docs/performance.md).
+#if OFFSETS
   A += a_offset;
   B += b_offset;
   C += c_offset;
+#endif
   // Aligned to a REAL4 (16 bytes, 32 with FP64), with rows of a multiple of 4 elements (PADA,
   // PADB), so the REAL4 reads below may be single 128-bit (FP64: 256-bit) loads: vload4 promises
   // only the element's alignment, and NVIDIA's compiler then splits every read into four (32
@@ -1090,12 +1099,13 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_be
     BEST_STORE_B(buf, tid + i * BEST_THREADS)                                           \
   }
 
-  // K = 0 (the library's calls with alpha = 0 or k = 0, where C = beta * C): no tile, and A and B
-  // are never read, as BLAS promises.
-  if (tiles > 0) {
-    BEST_FETCH(0, 1)
-    BEST_STORE(0)
-  }
+  // K = 0 (EMPTY_K: the library's calls with alpha = 0 or k = 0, where C = beta * C): no tile, and
+  // A and B are never read, as BLAS promises. A preprocessor switch, not a test of `tiles`: the
+  // branch around the first tile cost 3% at 8192 on the H100 (docs/performance.md).
+#if !EMPTY_K
+  BEST_FETCH(0, 1)
+  BEST_STORE(0)
+#endif
   barrier(CLK_LOCAL_MEM_FENCE);
 
   for (int t = 0; t < tiles; ++t) {
@@ -1192,6 +1202,8 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_be
 #undef VEC_A
 #undef VEC_B
 #undef VEC_C
+#undef OFFSETS
+#undef EMPTY_K
 #undef TRANS_A
 #undef TRANS_B
 #endif

@@ -343,6 +343,9 @@ TEST_F(CApi, TheUsersStoreChoosesTheParameters) {
                 1,  4,  0.5, 1.5};
     expectProduct(p, run<float>(p));
   }
+  // alpha = 0 with padding asked for from size 0: C = beta * C, nothing padded, A and B unread.
+  p.alpha = 0.0;
+  expectProduct(p, run<float>(p, /*poison_ab=*/true));
   fs::remove_all(store);
 }
 

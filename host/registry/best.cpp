@@ -31,12 +31,19 @@ std::vector<ResolvedDefine> bestProblemDefines(const ResolvedDefines& d, const R
   }
   const bool exact = isTileMultiple(d, g.m, g.n, g.k);
   // NN's A and TRANS_B's B run their float4s along K; NN's B along N, TRANS_A's A along M.
-  return {{"EDGE", exact ? "0" : "1", "problem"},
-          {"TRANS_A", g.a.transposed ? "1" : "0", "problem"},
-          {"TRANS_B", g.b.transposed ? "1" : "0", "problem"},
-          {"VEC_A", alignedLoads(g.a, g.a.transposed ? g.m : g.k), "problem"},
-          {"VEC_B", alignedLoads(g.b, g.b.transposed ? g.k : g.n), "problem"},
-          {"VEC_C", alignedLoads(g.c, g.n), "problem"}};
+  std::vector<ResolvedDefine> defines = {
+      {"EDGE", exact ? "0" : "1", "problem"},
+      {"TRANS_A", g.a.transposed ? "1" : "0", "problem"},
+      {"TRANS_B", g.b.transposed ? "1" : "0", "problem"},
+      {"VEC_A", alignedLoads(g.a, g.a.transposed ? g.m : g.k), "problem"},
+      {"VEC_B", alignedLoads(g.b, g.b.transposed ? g.k : g.n), "problem"},
+      {"VEC_C", alignedLoads(g.c, g.n), "problem"}};
+  // Only the library's calls have offsets or K = 0: the command line's builds (and rows) stay as
+  // they were, the kernel's defaults 0 standing for both.
+  if (g.a.offset != 0 || g.b.offset != 0 || g.c.offset != 0)
+    defines.push_back({"OFFSETS", "1", "problem"});
+  if (g.k == 0) defines.push_back({"EMPTY_K", "1", "problem"});
+  return defines;
 }
 
 Variant best() {

@@ -60,8 +60,7 @@ KernelPlan::KernelPlan(const Variant& variant, const ResolvedDefines& defines,
       shapes_in_kernel_(variant.shapes_in_kernel) {
   if (const auto why = unsupportedOn(variant, info_)) throw UsageError(*why);
   checkConstraints(variant, defines);
-  // K = 0 (C = beta * C) has nothing to pad along K and no tile to copy.
-  if (variant.padding && rm_.k > 0) padded_ = variant.padding(defines, rm_.m, rm_.n, rm_.k);
+  if (variant.padding) padded_ = variant.padding(defines, rm_.m, rm_.n, rm_.k);
   packing_ = !variant.pack_entry.empty();
   // Only kernels that take shapes read offsets; the packing helper reads none.
   if (packing_ && (rm_.a.offset != 0 || rm_.b.offset != 0 || rm_.c.offset != 0))
