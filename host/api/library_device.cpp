@@ -32,7 +32,11 @@ const KernelSource& librarySource() {
 }
 
 std::mutex cache_mutex;
-std::map<std::pair<cl_context, cl_device_id>, std::shared_ptr<LibraryDevice>> cache;
+// Never destroyed: at exit the OpenCL implementation may be torn down before this file's statics,
+// and releasing programs and contexts then crashes some (oclgrind aborts with "corrupted
+// double-linked list"). The process's end frees everything anyway; clgemmClearCache releases it
+// while the implementation is alive.
+auto& cache = *new std::map<std::pair<cl_context, cl_device_id>, std::shared_ptr<LibraryDevice>>();
 
 }  // namespace
 
