@@ -182,13 +182,13 @@ clgemmTranspose apiTrans(bool transposed) {
   return transposed ? clgemmTransposeYes : clgemmTransposeNo;
 }
 
-// A legal, non-trivial call. The column-major form (ta, tb, m, n, a, lda, b, ldb) goes to the
-// system BLAS; the device gets the caller's own layout (`layout`, `d...`), which for row-major
-// CBLAS is the same problem unswapped.
+// A legal, non-trivial call, as the caller made it: the device takes it in its own layout; the
+// system BLAS, Fortran's column-major interface, takes a row-major one as its transpose.
 template <typename T>
 struct Call {
   Routine routine;
-  char ta, tb;
+  clgemmLayout layout;
+  bool ta, tb;
   int m, n, k;
   T alpha;
   const T* a;
@@ -198,13 +198,6 @@ struct Call {
   T beta;
   T* c;
   int ldc;
-  clgemmLayout layout;  // the device's view of the same call
-  bool d_ta, d_tb;
-  int dm, dn;
-  const T* da;
-  int dlda;
-  const T* db;
-  int dldb;
 };
 
 template <typename T>
@@ -214,8 +207,15 @@ void runSystem(const Call<T>& x) {
              "); C is left as it was");
     return;
   }
-  Types<T>::system(&x.ta, &x.tb, &x.m, &x.n, &x.k, &x.alpha, x.a, &x.lda, x.b, &x.ldb, &x.beta, x.c,
-                   &x.ldc);
+  const char ta = x.ta ? 'T' : 'N', tb = x.tb ? 'T' : 'N';
+  if (x.layout == clgemmLayoutColMajor) {
+    Types<T>::system(&ta, &tb, &x.m, &x.n, &x.k, &x.alpha, x.a, &x.lda, x.b, &x.ldb, &x.beta, x.c,
+                     &x.ldc);
+  } else {
+    // Row-major C is column-major C^T = op(B)^T op(A)^T: B and A swapped, N for M.
+    Types<T>::system(&tb, &ta, &x.n, &x.m, &x.k, &x.alpha, x.b, &x.ldb, x.a, &x.lda, &x.beta, x.c,
+                     &x.ldc);
+  }
 }
 
 template <typename T>
@@ -236,9 +236,9 @@ void dispatch(const Call<T>& x) {
     return runSystem(x);
   }
   const DeviceGemmResult r =
-      deviceGemm<T>(*s.device, x.layout, apiTrans(x.d_ta), apiTrans(x.d_tb), std::size_t(x.dm),
-                    std::size_t(x.dn), std::size_t(x.k), x.alpha, x.da, std::size_t(x.dlda), x.db,
-                    std::size_t(x.dldb), x.beta, x.c, std::size_t(x.ldc));
+      deviceGemm<T>(*s.device, x.layout, apiTrans(x.ta), apiTrans(x.tb), std::size_t(x.m),
+                    std::size_t(x.n), std::size_t(x.k), x.alpha, x.a, std::size_t(x.lda), x.b,
+                    std::size_t(x.ldb), x.beta, x.c, std::size_t(x.ldc));
   if (r.ok()) {
     ++count.device;
     return;
@@ -261,10 +261,8 @@ void fortranGemm(Routine routine, const char* transa, const char* transb, const 
     ++g_counters[routine].quick;
     return;
   }
-  const bool ta = isTransposed(*transa), tb = isTransposed(*transb);
-  dispatch(Call<T>{
-      routine, ta ? 'T' : 'N', tb ? 'T' : 'N',       *m, *n, *k, *alpha, a, *lda, b, *ldb, *beta,
-      c,       *ldc,           clgemmLayoutColMajor, ta, tb, *m, *n,     a, *lda, b, *ldb});
+  dispatch(Call<T>{routine, clgemmLayoutColMajor, isTransposed(*transa), isTransposed(*transb), *m,
+                   *n, *k, *alpha, a, *lda, b, *ldb, *beta, c, *ldc});
 }
 
 template <typename T>
@@ -278,58 +276,9 @@ void cblasGemm(Routine routine, int layout, int transa, int transb, int m, int n
     ++g_counters[routine].quick;
     return;
   }
-  const bool ta = transa != kCblasNoTrans, tb = transb != kCblasNoTrans;
-  if (layout == kCblasColMajor) {
-    dispatch(Call<T>{routine,
-                     ta ? 'T' : 'N',
-                     tb ? 'T' : 'N',
-                     m,
-                     n,
-                     k,
-                     alpha,
-                     a,
-                     lda,
-                     b,
-                     ldb,
-                     beta,
-                     c,
-                     ldc,
-                     clgemmLayoutColMajor,
-                     ta,
-                     tb,
-                     m,
-                     n,
-                     a,
-                     lda,
-                     b,
-                     ldb});
-  } else {
-    // Row-major C is column-major C^T = op(B)^T op(A)^T: the system BLAS gets B and A swapped,
-    // N for M; the device gets the row-major call as it is.
-    dispatch(Call<T>{routine,
-                     tb ? 'T' : 'N',
-                     ta ? 'T' : 'N',
-                     n,
-                     m,
-                     k,
-                     alpha,
-                     b,
-                     ldb,
-                     a,
-                     lda,
-                     beta,
-                     c,
-                     ldc,
-                     clgemmLayoutRowMajor,
-                     ta,
-                     tb,
-                     m,
-                     n,
-                     a,
-                     lda,
-                     b,
-                     ldb});
-  }
+  dispatch(Call<T>{routine, layout == kCblasColMajor ? clgemmLayoutColMajor : clgemmLayoutRowMajor,
+                   transa != kCblasNoTrans, transb != kCblasNoTrans, m, n, k, alpha, a, lda, b, ldb,
+                   beta, c, ldc});
 }
 
 // --- CLGEMM_BLAS_VERBOSE=1: the counts at exit ------------------------------------------------

@@ -1,7 +1,6 @@
 #include "commands/blas_threshold_command.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -13,6 +12,7 @@
 #include "blas/blas_threshold.hpp"
 #include "blas/system_blas.hpp"
 #include "opencl/device.hpp"
+#include "run/timing.hpp"
 #include "store/user_store.hpp"
 #include "util/atomic_file.hpp"
 #include "util/errors.hpp"
@@ -28,25 +28,6 @@ struct Row {
   bool verified = false;
   bool device_wins() const { return verified && device_ms < system_ms; }
 };
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t h = v.size() / 2;
-  return v.size() % 2 ? v[h] : (v[h - 1] + v[h]) / 2;
-}
-
-template <typename F>
-double medianMs(int warmup, int reps, F&& run) {
-  for (int i = 0; i < warmup; ++i) run();
-  std::vector<double> ms;
-  for (int i = 0; i < reps; ++i) {
-    const auto start = std::chrono::steady_clock::now();
-    run();
-    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                     .count());
-  }
-  return median(std::move(ms));
-}
 
 void systemGemm(int n, const float* a, const float* b, float* c) {
   const float one = 1, zero = 0;
@@ -75,9 +56,14 @@ Row measure(blas::BlasDevice& device, int n, int warmup, int reps, std::mt19937_
     if (!r.ok())
       throw RuntimeError("the device path failed at n = " + std::to_string(n) + ": " + r.message);
   };
+  // Host-clock medians, as the CLI times the CPU paths and libraries (nothing to reset: beta = 0).
   row.system_ms =
-      medianMs(warmup, reps, [&] { systemGemm(n, a.data(), b.data(), c_system.data()); });
-  row.device_ms = medianMs(warmup, reps, onDevice);
+      timeHostCalls(
+          warmup, reps, [] {}, [&] { systemGemm(n, a.data(), b.data(), c_system.data()); })
+          .median();
+  row.device_ms = timeHostCalls(
+                      warmup, reps, [] {}, onDevice)
+                      .median();
   // |a|, |b| < 1: every element of C is a sum of n products below 1 in magnitude.
   double worst = 0;
   for (std::size_t i = 0; i < elements; ++i)
