@@ -151,6 +151,7 @@ void cblasXerbla(const char* routine, const char* name6, int info, bool row_majo
 
 // --- One call ---------------------------------------------------------------------------------
 
+// Per element type: the precision's index, the names netlib reports, the system BLAS's routine.
 template <typename T>
 struct Types;
 template <>
@@ -158,25 +159,20 @@ struct Types<float> {
   static constexpr int precision = 0;
   static constexpr const char* name6 = "SGEMM ";
   static constexpr const char* cblas_name = "cblas_sgemm";
-  static void system(const char* ta, const char* tb, const int* m, const int* n, const int* k,
-                     const float* alpha, const float* a, const int* lda, const float* b,
-                     const int* ldb, const float* beta, float* c, const int* ldc) {
-    systemBlas().sgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, 1, 1);
-  }
-  static bool haveSystem() { return systemBlas().sgemm != nullptr; }
+  static constexpr SgemmFn SystemBlas::*system = &SystemBlas::sgemm;
 };
 template <>
 struct Types<double> {
   static constexpr int precision = 1;
   static constexpr const char* name6 = "DGEMM ";
   static constexpr const char* cblas_name = "cblas_dgemm";
-  static void system(const char* ta, const char* tb, const int* m, const int* n, const int* k,
-                     const double* alpha, const double* a, const int* lda, const double* b,
-                     const int* ldb, const double* beta, double* c, const int* ldc) {
-    systemBlas().dgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, 1, 1);
-  }
-  static bool haveSystem() { return systemBlas().dgemm != nullptr; }
+  static constexpr DgemmFn SystemBlas::*system = &SystemBlas::dgemm;
 };
+
+template <typename T>
+bool haveSystem() {
+  return systemBlas().*Types<T>::system != nullptr;
+}
 
 clgemmTranspose apiTrans(bool transposed) {
   return transposed ? clgemmTransposeYes : clgemmTransposeNo;
@@ -202,19 +198,20 @@ struct Call {
 
 template <typename T>
 void runSystem(const Call<T>& x) {
-  if (!Types<T>::haveSystem()) {
+  if (!haveSystem<T>()) {
     warnOnce("error: no system BLAS for a call the device did not take (" + systemBlas().error +
              "); C is left as it was");
     return;
   }
+  const auto gemm = systemBlas().*Types<T>::system;
   const char ta = x.ta ? 'T' : 'N', tb = x.tb ? 'T' : 'N';
   if (x.layout == clgemmLayoutColMajor) {
-    Types<T>::system(&ta, &tb, &x.m, &x.n, &x.k, &x.alpha, x.a, &x.lda, x.b, &x.ldb, &x.beta, x.c,
-                     &x.ldc);
+    gemm(&ta, &tb, &x.m, &x.n, &x.k, &x.alpha, x.a, &x.lda, x.b, &x.ldb, &x.beta, x.c, &x.ldc, 1,
+         1);
   } else {
     // Row-major C is column-major C^T = op(B)^T op(A)^T: B and A swapped, N for M.
-    Types<T>::system(&tb, &ta, &x.n, &x.m, &x.k, &x.alpha, x.b, &x.ldb, x.a, &x.lda, &x.beta, x.c,
-                     &x.ldc);
+    gemm(&tb, &ta, &x.n, &x.m, &x.k, &x.alpha, x.b, &x.ldb, x.a, &x.lda, &x.beta, x.c, &x.ldc, 1,
+         1);
   }
 }
 
@@ -231,7 +228,7 @@ void dispatch(const Call<T>& x) {
     return runSystem(x);
   }
   const std::uint64_t mnk = std::uint64_t(x.m) * std::uint64_t(x.n) * std::uint64_t(x.k);
-  if (!s.threshold[Types<T>::precision].onDevice(mnk) && Types<T>::haveSystem()) {
+  if (!s.threshold[Types<T>::precision].onDevice(mnk) && haveSystem<T>()) {
     ++count.by_threshold;
     return runSystem(x);
   }
