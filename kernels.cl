@@ -51,6 +51,7 @@
 //        peak_fma                               FP32 (or FP64) multiply-add throughput
 //        peak_read                              global memory read bandwidth
 //   4. NVIDIA only, inline PTX, compiled only when named (never in a whole-file build)
+//        simt-async                             gemm_simt_async: best's FP32 FMAs on cp.async
 //        tc-tf32, tc-3xtf32                     gemm_tc_tf32 and gemm_tc_3xtf32: mma.sync, TF32
 //        pack_operand (helper kernel)           packs A and B for the two below; plain OpenCL C
 //        tc-tf32-wg, tc-3xtf32-wg               gemm_tc_tf32_wg and gemm_tc_3xtf32_wg: Hopper's
@@ -1296,6 +1297,262 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 
 // =============================================================================================
 // 4. NVIDIA only: inline PTX, compiled only when the host names the kernel
+
+// ---------------------------------------------------------------------------------------------
+// simt-async: FP32 on the CUDA cores, as best computes it, fed by asynchronous copies (cp.async,
+// compute capability 8.0 and up). best's tiles reach local memory through registers: a work-item
+// loads the next tile's float4s into registers before the current tile's FMAs and stores them
+// after, so those registers are held through the FMA loop, and only two tiles can be in flight.
+// Here cp.async copies global memory straight into local memory, STAGES buffers deep: no register
+// holds a prefetched value, and STAGES - 1 tiles are on their way while one is multiplied.
+//  - A's tile goes into local memory transposed (As[k][m], as in best) by 4-byte copies, one per
+//    element: consecutive work-items copy consecutive k of a row, so a warp reads 32-byte pieces
+//    of 32 / BK rows of A, and with (BM + PADA) % 32 == 4 and BK = 8 its 32 stores hit 32 banks.
+//    B's tile is copied as it is stored, a 16-byte copy per float4 (cp.async.cg: L2 only).
+//  - A work-item's TM x TN block is split into float4 groups strided across the tile (best's
+//    layout): per k it reads TM/4 float4s of A (broadcasts across a warp) and TN/4 of B
+//    (consecutive float4s across a warp), one 128-bit load each.
+//  - The register fragments are double-buffered: while the FMAs of k run, the reads of k + 1
+//    are in flight, and the reads of the next tile's first k follow its barrier straight away,
+//    during the current tile's last FMAs.
+//  - One barrier per K-step, at its last k: each work-item waits for its own copies of the next
+//    tile (cp.async.wait_group), and the barrier makes every work-item's copies visible and says
+//    that every work-item has read its last fragments of this tile. The copies that refill this
+//    tile's buffer (tile t + STAGES) are issued only at the next K-step's second k, behind the
+//    first fragment reads: issued straight after the barrier, the copies queued ahead of those
+//    reads and cost 5-9% (docs/performance.md).
+// The problem is packed NN with M, N, K multiples of BM, BN, BK: the host makes it so with
+// copy_matrix (other shapes, padding), timed with the GEMM. SA_PTX = 0 replaces the three PTX
+// instructions by plain copies, which makes this portable OpenCL C (tests run the pipeline's
+// indexing so on the CPU); the registry runs it only as SA_PTX = 1, on NVIDIA GPUs.
+// Global (N/TN, M/TM), local (BN/TN, BM/TM).
+#if defined(KERNEL_gemm_simt_async)
+#ifndef BM
+#define BM 128  // rows of C per work-group
+#endif
+#ifndef BN
+#define BN 128  // columns of C per work-group
+#endif
+#ifndef BK
+#define BK 16  // K-step (even: the fragments alternate between two register sets)
+#endif
+#ifndef TM
+#define TM 8  // rows of C per work-item (a multiple of 4)
+#endif
+#ifndef TN
+#define TN 8  // columns of C per work-item (a multiple of 4)
+#endif
+#ifndef STAGES
+#define STAGES 2  // local buffers: 2 to 8 (STAGES - 1 tiles copied ahead of the one multiplied)
+#endif
+#ifndef PADA
+#define PADA 4  // floats of padding per row of the transposed A tile (a multiple of 4)
+#endif
+#ifndef PADB
+#define PADB 4  // floats of padding per row of the B tile (a multiple of 4)
+#endif
+#ifndef GROUP_M
+#define GROUP_M 8  // block rows per band of the swizzled work-group order
+#endif
+#ifndef SA_PTX
+#define SA_PTX 1  // cp.async through inline PTX (0: plain copies, for tests on other devices)
+#endif
+
+#define SA_THREADS ((BM / TM) * (BN / TN))
+#define SA_COPIES_A (BM * BK / SA_THREADS)      // 4-byte copies of A per work-item and tile
+#define SA_COPIES_B (BN * BK / 4 / SA_THREADS)  // 16-byte copies of B per work-item and tile
+#define SA_GROUPS_M (TM / 4)                    // float4 groups of a work-item's rows
+#define SA_GROUPS_N (TN / 4)
+#define SA_STRIDE_M (BM / SA_GROUPS_M)  // distance between a work-item's row groups
+#define SA_STRIDE_N (BN / SA_GROUPS_N)
+
+// cp.async.wait_group takes its count as an immediate: STAGES - 1 before the first tile, STAGES
+// - 2 in the loop, spelt out.
+#define SA_STR2(n) #n
+#define SA_STR(n) SA_STR2(n)
+#if STAGES == 2
+#define SA_FIRST 1
+#define SA_NEXT 0
+#elif STAGES == 3
+#define SA_FIRST 2
+#define SA_NEXT 1
+#elif STAGES == 4
+#define SA_FIRST 3
+#define SA_NEXT 2
+#elif STAGES == 5
+#define SA_FIRST 4
+#define SA_NEXT 3
+#elif STAGES == 6
+#define SA_FIRST 5
+#define SA_NEXT 4
+#elif STAGES == 7
+#define SA_FIRST 6
+#define SA_NEXT 5
+#elif STAGES == 8
+#define SA_FIRST 7
+#define SA_NEXT 6
+#endif
+
+// One float from global to local memory, asynchronously (cp.async.ca: the 4-byte form).
+inline void sa_copy4(__local float* dst, __global const float* src) {
+#if SA_PTX
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"((uint)(ulong)dst), "l"(src)
+               : "memory");
+#else
+  *dst = *src;
+#endif
+}
+// A float4, asynchronously, through L2 only (cp.async.cg takes 16 bytes).
+inline void sa_copy16(__local float* dst, __global const float* src) {
+#if SA_PTX
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"((uint)(ulong)dst), "l"(src)
+               : "memory");
+#else
+  *(__local float4*)dst = *(__global const float4*)src;
+#endif
+}
+// The copies started since the last commit form a group.
+inline void sa_commit() {
+#if SA_PTX
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+// Waits until at most STAGES - 1 (`first`) or STAGES - 2 groups of this work-item's copies are
+// still running.
+inline void sa_wait(const int first) {
+#if SA_PTX
+  if (first)
+    asm volatile("cp.async.wait_group " SA_STR(SA_FIRST) ";\n" ::: "memory");
+  else
+    asm volatile("cp.async.wait_group " SA_STR(SA_NEXT) ";\n" ::: "memory");
+#endif
+}
+
+__kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_simt_async(
+    const int M, const int N, const int K, const float alpha, const float beta,
+    __global const float* restrict A, __global const float* restrict B, __global float* C) {
+  // Rows of a multiple of 4 floats, 16-byte aligned: every float4 read is one 128-bit load.
+  __local float As[STAGES][BK][BM + PADA] __attribute__((aligned(16)));  // As[k][m]: A^T
+  __local float Bs[STAGES][BK][BN + PADB] __attribute__((aligned(16)));
+
+  const int tx = get_local_id(0), ty = get_local_id(1);
+  const int tid = ty * (BN / TN) + tx;
+  const int2 block = swizzled_block(GROUP_M);
+  const int row0 = block.x * BM, col0 = block.y * BN;
+
+  // Copy i of a tile: A's element tid + i * SA_THREADS (row / BK, column % BK; SA_THREADS is a
+  // multiple of BK, so the column is the same for every i), B's float4 tid + i * SA_THREADS (row
+  // / (BN/4), column % (BN/4)). The sources move BK columns of A and BK rows of B per tile.
+  __global const float* a_src = A + (row0 + tid / BK) * K + tid % BK;
+  __global const float* b_src = B + col0;
+  const int a_line = (SA_THREADS / BK) * K;  // between copy i and i + 1 of A
+#define SA_COPY_TILE(t, buf)                                                                  \
+  {                                                                                           \
+    __global const float* a_tile = a_src + (t)*BK;                                            \
+    _Pragma("unroll") for (int i = 0; i < SA_COPIES_A; ++i) {                                 \
+      sa_copy4(&As[buf][tid % BK][tid / BK + i * (SA_THREADS / BK)], a_tile + i * a_line);    \
+    }                                                                                         \
+    __global const float* b_tile = b_src + (t)*BK * N;                                        \
+    _Pragma("unroll") for (int i = 0; i < SA_COPIES_B; ++i) {                                 \
+      const int f = tid + i * SA_THREADS, r = f / (BN / 4), c = (f % (BN / 4)) * 4;           \
+      sa_copy16(&Bs[buf][r][c], b_tile + r * N + c);                                          \
+    }                                                                                         \
+  }
+  // The fragments of k in register set `set` (k & 1).
+  float a[2][TM], b[2][TN];
+#define SA_LOAD(buf, k, set)                                                              \
+  {                                                                                       \
+    _Pragma("unroll") for (int g = 0; g < SA_GROUPS_M; ++g) {                             \
+      const float4 v = *(__local const float4*)&As[buf][k][g * SA_STRIDE_M + ty * 4];     \
+      a[set][g * 4 + 0] = v.x;                                                            \
+      a[set][g * 4 + 1] = v.y;                                                            \
+      a[set][g * 4 + 2] = v.z;                                                            \
+      a[set][g * 4 + 3] = v.w;                                                            \
+    }                                                                                     \
+    _Pragma("unroll") for (int g = 0; g < SA_GROUPS_N; ++g) {                             \
+      const float4 v = *(__local const float4*)&Bs[buf][k][g * SA_STRIDE_N + tx * 4];     \
+      b[set][g * 4 + 0] = v.x;                                                            \
+      b[set][g * 4 + 1] = v.y;                                                            \
+      b[set][g * 4 + 2] = v.z;                                                            \
+      b[set][g * 4 + 3] = v.w;                                                            \
+    }                                                                                     \
+  }
+
+  float acc[TM][TN];
+  _Pragma("unroll") for (int i = 0; i < TM; ++i) {
+    _Pragma("unroll") for (int j = 0; j < TN; ++j) acc[i][j] = 0.0f;
+  }
+
+  const int tiles = K / BK;
+  // Tiles 0 ... STAGES - 1 fill every buffer, a group of copies each (empty past the last tile);
+  // the K-step t > 0 commits the group of tile t - 1 + STAGES. So when K-step t ends, STAGES + t
+  // groups are committed and tile t + 1 is complete once at most STAGES - 2 are running.
+  _Pragma("unroll") for (int s = 0; s < STAGES; ++s) {
+    if (s < tiles) SA_COPY_TILE(s, s)
+    sa_commit();
+  }
+  sa_wait(1);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  SA_LOAD(0, 0, 0)
+  for (int t = 0; t < tiles; ++t) {
+    const int cur = t % STAGES;
+    _Pragma("unroll") for (int k = 0; k < BK; ++k) {
+      // Tile t - 1's buffer, free since the barrier, takes tile t - 1 + STAGES.
+      if (k == 1 && t > 0) {
+        if (t - 1 + STAGES < tiles) SA_COPY_TILE(t - 1 + STAGES, (t - 1) % STAGES)
+        sa_commit();
+      }
+      if (k < BK - 1) {
+        SA_LOAD(cur, k + 1, (k + 1) & 1)
+      } else {
+        sa_wait(0);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (t + 1 < tiles) SA_LOAD((t + 1) % STAGES, 0, 0)
+      }
+      _Pragma("unroll") for (int i = 0; i < TM; ++i) {
+        _Pragma("unroll") for (int j = 0; j < TN; ++j) {
+          acc[i][j] = fma(a[k & 1][i], b[k & 1][j], acc[i][j]);
+        }
+      }
+    }
+  }
+#undef SA_COPY_TILE
+#undef SA_LOAD
+
+  // C = alpha * acc (+ beta * C), a float4 per group of four columns (N is a multiple of BN).
+  _Pragma("unroll") for (int i = 0; i < TM; ++i) {
+    const int row = row0 + (i / 4) * SA_STRIDE_M + ty * 4 + i % 4;
+    _Pragma("unroll") for (int g = 0; g < SA_GROUPS_N; ++g) {
+      __global float4* c4 = (__global float4*)(C + row * N + col0 + g * SA_STRIDE_N + tx * 4);
+      float4 v = alpha * (float4)(acc[i][g * 4], acc[i][g * 4 + 1], acc[i][g * 4 + 2],
+                                  acc[i][g * 4 + 3]);
+      if (beta != 0.0f) v += beta * *c4;
+      *c4 = v;
+    }
+  }
+}
+#undef SA_THREADS
+#undef SA_COPIES_A
+#undef SA_COPIES_B
+#undef SA_GROUPS_M
+#undef SA_GROUPS_N
+#undef SA_STRIDE_M
+#undef SA_STRIDE_N
+#undef SA_STR2
+#undef SA_STR
+#undef SA_FIRST
+#undef SA_NEXT
+#undef BM
+#undef BN
+#undef BK
+#undef TM
+#undef TN
+#undef STAGES
+#undef PADA
+#undef PADB
+#undef GROUP_M
+#undef SA_PTX
+#endif
 
 // ---------------------------------------------------------------------------------------------
 // tc-tf32 and tc-3xtf32: the tensor cores of NVIDIA GPUs (compute capability 8.0 and up) through

@@ -53,8 +53,8 @@ TEST(Ladder, TheNamesArePinned) {
   EXPECT_EQ(ladder(),
             (std::vector<std::string>{"naive-global", "naive", "tiled", "tiled-wpt", "vector",
                                       "tiled-2x2", "prefetch-reg", "prefetch-local", "transposed-b",
-                                      "regtile-nolocal", "regtile2d", "best", "tc-tf32",
-                                      "tc-3xtf32", "tc-tf32-wg", "tc-3xtf32-wg"}));
+                                      "regtile-nolocal", "regtile2d", "best", "simt-async",
+                                      "tc-tf32", "tc-3xtf32", "tc-tf32-wg", "tc-3xtf32-wg"}));
 }
 
 TEST(Ladder, EveryStepBuildsOnAnEarlierKernel) {

@@ -78,6 +78,7 @@ const std::map<std::string, std::vector<std::string>> kOtherParams = {
     {"regtile-nolocal", {"TX=2", "TY=3", "LEN=5", "WGX=8", "WGY=4"}},
     {"regtile2d", {"TSM=24", "TSN=20", "TSK=7", "WPTM=3", "WPTN=5", "PAD=2"}},
     {"best", {"BM=32", "BN=16", "BK=8", "TM=4", "TN=4", "PADA=0", "PADB=8", "GROUP_M=3"}},
+    {"simt-async", {"BM=64", "BN=64", "BK=8", "TM=8", "TN=4", "STAGES=3", "PADB=0", "GROUP_M=3"}},
     {"tc-tf32", {"BM=64", "BN=64", "WM=32", "WN=32", "GROUP_M=3"}},
     {"tc-3xtf32", {"BM=64", "BN=128", "BK=32", "WM=32", "WN=32", "STAGES=1"}},
     {"tc-tf32-wg", {"BM=64", "BN=256", "BK=16", "STAGES=3", "GROUP_M=3"}},

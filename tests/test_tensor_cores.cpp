@@ -30,6 +30,7 @@ namespace {
 
 using clgemm::Arithmetic;
 using clgemm::DeviceInfo;
+using clgemm_test::definesOf;
 using clgemm_test::registryVariant;
 using clgemm_test::runClgemm;
 using nlohmann::json;
@@ -124,6 +125,13 @@ TEST(TensorCoresUnsupportedOn, Fp32KernelsAndCpuPathsRunAnywhere) {
   for (const auto& v : clgemm::variants()) {
     // The baselines are the libraries' business (cuBLAS: NVIDIA only; test_cublas).
     if (v.isBaseline() || v.arithmetic != Arithmetic::kFp32) continue;
+    if (v.unsupported) {  // NVIDIA's inline PTX in FP32 (simt-async; test_simt_async)
+      const auto why = clgemm::unsupportedOn(v, amdGpu());
+      ASSERT_TRUE(why.has_value()) << v.name;
+      EXPECT_NE(why->find("NVIDIA"), std::string::npos) << *why;
+      EXPECT_EQ(clgemm::unsupportedOn(v, nvidiaGpu(9, 0)), std::nullopt) << v.name;
+      continue;
+    }
     for (const auto& d : devices)
       EXPECT_EQ(clgemm::unsupportedOn(v, d), std::nullopt) << v.name << " on " << d.vendor;
     ++checked;
@@ -252,12 +260,6 @@ TEST(TensorCoresThreshold, ResultCheckPassesItOnFullAndSampled) {
 
 // ------------------------------------------------------------------------------------------------
 // Constraints and local memory.
-
-clgemm::ResolvedDefines definesOf(const clgemm::Variant& v, const std::vector<std::string>& args) {
-  std::vector<clgemm::UserDefine> user;
-  for (const auto& a : args) user.push_back(clgemm::parseDefine(a));
-  return clgemm::ResolvedDefines(v.params, user);
-}
 
 // The default shape (row-major, NN, packed) of an m x n x k problem, as problem_defines sees it.
 clgemm::RowMajorGemm packed(int m, int n, int k) {
@@ -417,8 +419,10 @@ TEST(TensorCoresKernelsCl, TheWholeFileBuildsOnTheDeviceWithoutThem) {
   const std::string names = ";" + program.getInfo<CL_PROGRAM_KERNEL_NAMES>() + ";";
   for (const auto& v : clgemm::variants()) {
     if (v.backend != clgemm::Backend::kOpenCl) continue;
-    const bool tensor_cores = v.arithmetic != Arithmetic::kFp32;  // tc-*
-    EXPECT_EQ(names.find(";" + v.entry + ";") != std::string::npos, !tensor_cores)
+    // The inline-PTX kernels (tc-*, simt-async), which only NVIDIA's GPUs run, are compiled
+    // only when named.
+    const bool nvidia_only = bool(v.unsupported);
+    EXPECT_EQ(names.find(";" + v.entry + ";") != std::string::npos, !nvidia_only)
         << v.entry << " in " << names;
   }
 }

@@ -12,8 +12,10 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "opencl/device.hpp"
+#include "registry/defines.hpp"
 #include "registry/kernels.hpp"
 
 namespace clgemm_test {
@@ -29,6 +31,14 @@ inline const clgemm::Variant& registryVariant(const std::string& name) {
   for (const auto& v : clgemm::variants())
     if (v.name == name) return v;
   throw std::runtime_error("no variant " + name + " in the registry");
+}
+
+// The variant's parameters resolved with `args` ("NAME=VALUE") as -D, for constraint tests.
+inline clgemm::ResolvedDefines definesOf(const clgemm::Variant& v,
+                                         const std::vector<std::string>& args) {
+  std::vector<clgemm::UserDefine> user;
+  for (const auto& a : args) user.push_back(clgemm::parseDefine(a));
+  return clgemm::ResolvedDefines(v.params, user);
 }
 
 // Why `variant` cannot run on `device`, as the registry says, or nothing when it can.

@@ -1,10 +1,19 @@
-// best: the fastest portable OpenCL kernel, for large sizes on GPUs, the top of the ladder.
+// best: the fastest portable OpenCL kernel, for large sizes on GPUs, the top of the ladder; and
+// simt-async, its arithmetic on NVIDIA's asynchronous copies.
+#include "opencl/device.hpp"
 #include "registry/families.hpp"
 
 namespace clgemm {
 namespace {
 
 using namespace family;
+
+// best's launch, and simt-async's: a BM x BN block of C per work-group, TM x TN per work-item.
+LaunchShape threadTileShape(const ResolvedDefines& d, int m, int n) {
+  const std::size_t bm = std::size_t(d.param("BM")), bn = std::size_t(d.param("BN"));
+  return blockShape(m, n, bm, bn, bn / std::size_t(d.param("TN")), bm / std::size_t(d.param("TM")),
+                    "BN/TN x BM/TM");
+}
 
 // Whether a float4 at every load start is 16-byte aligned: the matrix starting a multiple of 4
 // elements into its buffer (whose start OpenCL aligns), lines `ld` apart, each float4 starting a
@@ -93,11 +102,7 @@ Variant best() {
     }
     return errors;
   };
-  v.shape = [](const ResolvedDefines& d, int m, int n) {
-    const std::size_t bm = std::size_t(d.param("BM")), bn = std::size_t(d.param("BN"));
-    return blockShape(m, n, bm, bn, bn / std::size_t(d.param("TN")),
-                      bm / std::size_t(d.param("TM")), "BN/TN x BM/TM");
-  };
+  v.shape = threadTileShape;
   v.local_mem_bytes = [](const ResolvedDefines& d, std::size_t element_bytes) {
     return std::size_t(2 * d.param("BK") *
                        (d.param("BM") + d.param("PADA") + d.param("BN") + d.param("PADB"))) *
@@ -109,11 +114,93 @@ Variant best() {
   return v;
 }
 
+// simt-async: best's FP32 arithmetic on the CUDA cores, fed by cp.async (NVIDIA, compute
+// capability 8.0 and up) STAGES buffers deep; packed NN problems of tile multiples only, the rest
+// through copy_matrix.
+Variant simtAsync() {
+  Variant v = openClVariant(
+      "simt-async", "gemm_simt_async",
+      "NVIDIA only (inline PTX cp.async, compute capability 8.0 and up): best's FP32 arithmetic "
+      "on the CUDA cores, A and B copied straight into a STAGES-deep ring of local buffers",
+      {{"BM", 128, "rows of C per work-group", {64, 128, 256}},
+       {"BN", 128, "columns of C per work-group", {64, 128, 256}},
+       {"BK", 16, "K-step (even: the fragments alternate between two register sets)", {8, 16, 32}},
+       {"TM", 8, "rows of C per work-item (a multiple of 4)", {4, 8, 16}},
+       {"TN", 8, "columns of C per work-item (a multiple of 4)", {4, 8, 16}},
+       {"STAGES", 2, "local buffers, STAGES - 1 tiles copied ahead: 2 to 8", {2, 3, 4}},
+       {"PADA",
+        4,
+        "padding floats per row of the transposed A tile (a multiple of 4; BM + PADA = 4 mod 32 "
+        "makes the copies of A conflict-free)",
+        {4, 8}},
+       {"PADB", 4, "padding floats per row of the B tile (a multiple of 4)", {0, 4, 8}},
+       {"GROUP_M", 8, "block rows per band of the swizzled work-group order", {4, 8, 16}}},
+      "best",
+      "replaces best's register prefetch by asynchronous copies (cp.async, 4 bytes per element "
+      "of A, transposed on the way, 16 per float4 of B) into STAGES local buffers, so that no "
+      "register holds a prefetched value, and double-buffers the register fragments: the next "
+      "k's reads run during this k's FMAs, the next tile's first reads follow the one barrier "
+      "per K-step, and the copies refilling a buffer follow those reads");
+  v.fp64 = false;  // the SGEMM: FP32 only
+  v.unsupported = [](const DeviceInfo& device) { return withoutNvidiaPtx(device, 8, "cp.async"); };
+  v.constraints = [](const ResolvedDefines& d) {
+    std::vector<std::string> errors;
+    requireAtLeast(errors, d, {"BM", "BN", "BK", "TM", "TN", "GROUP_M"}, 1);
+    requireAtLeast(errors, d, {"PADA", "PADB"}, 0);
+    if (!errors.empty()) return errors;
+    for (const char* name : {"TM", "TN", "PADA", "PADB"}) {
+      if (d.param(name) % 4 != 0)
+        errors.push_back(std::string(name) + "=" + std::to_string(d.param(name)) +
+                         " must be a multiple of 4 (float4 reads)");
+    }
+    if (d.param("BK") % 2 != 0)
+      errors.push_back("BK=" + std::to_string(d.param("BK")) +
+                       " must be even (the fragments alternate between two register sets)");
+    if (d.param("STAGES") < 2 || d.param("STAGES") > 8)
+      errors.push_back("STAGES=" + std::to_string(d.param("STAGES")) + " must be 2 to 8");
+    requireDivisible(errors, d, "BM", "TM");
+    requireDivisible(errors, d, "BN", "TN");
+    if (!errors.empty()) return errors;
+    const long long threads =
+        1LL * (d.param("BM") / d.param("TM")) * (d.param("BN") / d.param("TN"));
+    // Each work-item copies elements of A at one column of the tile (threads % BK == 0), and
+    // whole float4s of B; both tiles divide evenly among the work-items.
+    if (threads % d.param("BK") != 0)
+      errors.push_back("the " + std::to_string(threads) +
+                       " work-items ((BM/TM) x (BN/TN)) are not a "
+                       "multiple of BK=" +
+                       std::to_string(d.param("BK")) + "; change BK, TM or TN");
+    for (const auto& [tile, per_copy] : {std::pair{"BM", 1}, std::pair{"BN", 4}}) {
+      const long long copies = 1LL * d.param(tile) * d.param("BK") / per_copy;
+      if (d.param(tile) * d.param("BK") % per_copy != 0 || copies % threads != 0)
+        errors.push_back(std::string(tile) + " x BK / " + std::to_string(per_copy) + " = " +
+                         std::to_string(copies) + " copies do not divide evenly among the " +
+                         std::to_string(threads) + " work-items; change " + tile +
+                         ", BK, TM or TN");
+    }
+    return errors;
+  };
+  v.shape = threadTileShape;
+  v.local_mem_bytes = [](const ResolvedDefines& d, std::size_t element_bytes) {
+    return std::size_t(d.param("STAGES") * d.param("BK") *
+                       (d.param("BM") + d.param("PADA") + d.param("BN") + d.param("PADB"))) *
+           element_bytes;
+  };
+  // Exact tile multiples only: every other problem through padding copies.
+  addTilePadding(v, exactTilesOrPadded);
+  v.problem_defines = [](const ResolvedDefines& d, const RowMajorGemm& g) {
+    const auto pad = exactTilesOrPadded(d, g.m, g.n, g.k);
+    return pad ? withPaddedSizes({}, *pad) : std::vector<ResolvedDefine>{};
+  };
+  return v;
+}
+
 }  // namespace
 
 std::vector<Variant> bestVariants() {
   return {
       best(),
+      simtAsync(),
   };
 }
 

@@ -3,6 +3,9 @@
 
 #include <limits>
 
+#include "opencl/device.hpp"
+#include "util/errors.hpp"
+
 namespace clgemm::family {
 
 std::size_t roundUp(std::size_t value, std::size_t multiple) {
@@ -95,15 +98,43 @@ std::vector<ResolvedDefine> withPaddedSizes(std::vector<ResolvedDefine> defines,
   return defines;
 }
 
-void addTilePadding(Variant& v) {
-  v.padding = tilePadding;
-  v.global_bytes = [](const ResolvedDefines& d, int m, int n, int k, std::size_t element_bytes) {
-    const auto pad = tilePadding(d, m, n, k);
+std::optional<PaddedSizes> exactTilesOrPadded(const ResolvedDefines& d, int m, int n, int k) {
+  if (isTileMultiple(d, m, n, k)) return std::nullopt;
+  if (auto pad = paddedToTiles(d, m, n, k)) return pad;
+  throw UsageError(std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) +
+                   " padded to multiples of BM x BN x BK would have a matrix of more than " +
+                   std::to_string(std::numeric_limits<int>::max()) +
+                   " elements; this kernel runs tile multiples only");
+}
+
+void addTilePadding(Variant& v,
+                    std::optional<PaddedSizes> (*padding)(const ResolvedDefines&, int, int, int)) {
+  v.padding = padding;
+  v.global_bytes = [padding](const ResolvedDefines& d, int m, int n, int k,
+                             std::size_t element_bytes) {
+    const auto pad = padding(d, m, n, k);
     if (!pad) return tileTraffic(m, n, k, d.param("BM"), d.param("BN"), element_bytes);
     // The copies read A and B once and the padded C once; the GEMM reads the padded A and B.
     return tileTraffic(pad->m, pad->n, pad->k, d.param("BM"), d.param("BN"), element_bytes) +
            double(element_bytes) * (double(m) * k + double(k) * n + double(pad->m) * pad->n);
   };
+}
+
+std::optional<std::string> withoutNvidiaPtx(const DeviceInfo& device, int min_major,
+                                            const std::string& uses) {
+  const std::string needs =
+      "needs an NVIDIA GPU of compute capability " + std::to_string(min_major) + ".0 or newer";
+  if (device.vendor.find("NVIDIA") == std::string::npos)
+    return "needs an NVIDIA GPU (" + uses + " through inline PTX); " + device.name + " is from " +
+           (device.vendor.empty() ? "an unnamed vendor" : device.vendor);
+  if (!device.nv_cc_major)
+    return needs + ", and " + device.name +
+           " does not report its own (no cl_nv_device_attribute_query)";
+  if (*device.nv_cc_major < min_major)
+    return needs + " (" + uses + "); " + device.name + " has " +
+           std::to_string(*device.nv_cc_major) + "." +
+           std::to_string(device.nv_cc_minor.value_or(0));
+  return std::nullopt;
 }
 
 }  // namespace clgemm::family

@@ -14,7 +14,7 @@ namespace clgemm {
 
 // Each family's variants, in the ladder's order.
 std::vector<Variant> ladderVariants();      // ladder.cpp: naive-global ... regtile2d
-std::vector<Variant> bestVariants();        // best.cpp: best
+std::vector<Variant> bestVariants();        // best.cpp: best, simt-async
 std::vector<Variant> tensorCoreVariants();  // tensor_cores.cpp: tc-tf32 ... tc-3xtf32-wg
 std::vector<Variant> cpuPathVariants();     // cpu_paths.cpp: cpu-naive ... cpu-packed
 std::vector<Variant> baselineVariants();    // baselines.cpp: clblast, openblas, cublas, cublas-tf32
@@ -68,9 +68,21 @@ std::optional<PaddedSizes> tilePadding(const ResolvedDefines& d, int m, int n, i
 std::vector<ResolvedDefine> withPaddedSizes(std::vector<ResolvedDefine> defines,
                                             const PaddedSizes& pad);
 
-// The padding copies (tilePadding) of a kernel with BM x BN x BK tiles and a PAD_FROM parameter:
-// copy_matrix makes them, and the bytes they move count in the kernel's traffic.
-void addTilePadding(Variant& v);
+// The padding of a kernel that only handles tile multiples: nothing for an exact problem, the
+// padded sizes for any other; a usage error where padding would pass the 32-bit indices.
+std::optional<PaddedSizes> exactTilesOrPadded(const ResolvedDefines& d, int m, int n, int k);
+
+// The padding copies of a kernel with BM x BN x BK tiles, where `padding` asks for them
+// (tilePadding: from its PAD_FROM parameter up): copy_matrix makes them, and the bytes they move
+// count in the kernel's traffic.
+void addTilePadding(Variant& v, std::optional<PaddedSizes> (*padding)(const ResolvedDefines&, int,
+                                                                      int, int) = tilePadding);
+
+// Why a kernel written in NVIDIA's inline PTX cannot run on `device`, or nothing where it can: it
+// needs NVIDIA's OpenCL compiler and a GPU of compute capability `min_major`.0 or newer, for
+// `uses` (what the PTX uses, e.g. "TF32 tensor cores").
+std::optional<std::string> withoutNvidiaPtx(const DeviceInfo& device, int min_major,
+                                            const std::string& uses);
 
 }  // namespace family
 }  // namespace clgemm

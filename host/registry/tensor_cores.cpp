@@ -14,17 +14,7 @@ using namespace family;
 // The tensor-core kernels' inline PTX (mma.sync with TF32 operands) needs NVIDIA's OpenCL compiler
 // and a GPU of compute capability 8.0 (Ampere) or newer.
 std::optional<std::string> withoutTensorCores(const DeviceInfo& device) {
-  if (device.vendor.find("NVIDIA") == std::string::npos)
-    return "needs an NVIDIA GPU (TF32 tensor cores through inline PTX); " + device.name +
-           " is from " + (device.vendor.empty() ? "an unnamed vendor" : device.vendor);
-  if (!device.nv_cc_major)
-    return "needs an NVIDIA GPU of compute capability 8.0 or newer, and " + device.name +
-           " does not report its own (no cl_nv_device_attribute_query)";
-  if (*device.nv_cc_major < 8)
-    return "needs an NVIDIA GPU of compute capability 8.0 or newer (TF32 tensor cores); " +
-           device.name + " has " + std::to_string(*device.nv_cc_major) + "." +
-           std::to_string(device.nv_cc_minor.value_or(0));
-  return std::nullopt;
+  return withoutNvidiaPtx(device, 8, "TF32 tensor cores");
 }
 
 // tc-tf32 and tc-3xtf32: one kernel in kernels.cl, two entries, the same tiling.
@@ -140,17 +130,6 @@ std::optional<std::string> withoutWarpgroupMma(const DeviceInfo& device) {
            device.name + " has " + std::to_string(*device.nv_cc_major) + "." +
            std::to_string(device.nv_cc_minor.value_or(0));
   return std::nullopt;
-}
-
-// The padding of a kernel that only handles tile multiples: nothing for an exact problem, the
-// padded sizes for any other; a usage error where padding would pass the 32-bit indices.
-std::optional<PaddedSizes> exactTilesOrPadded(const ResolvedDefines& d, int m, int n, int k) {
-  if (isTileMultiple(d, m, n, k)) return std::nullopt;
-  if (auto pad = paddedToTiles(d, m, n, k)) return pad;
-  throw UsageError(std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) +
-                   " padded to multiples of BM x BN x BK would have a matrix of more than " +
-                   std::to_string(std::numeric_limits<int>::max()) +
-                   " elements; this kernel runs tile multiples only");
 }
 
 // tc-tf32-wg and tc-3xtf32-wg: one section in kernels.cl, two kernels on packed operands and the

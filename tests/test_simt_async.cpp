@@ -1,0 +1,247 @@
+// simt-async, best's FP32 arithmetic on NVIDIA's asynchronous copies: where it runs (NVIDIA,
+// compute capability 8.0 and up, the registry's reason everywhere else, end to end through the
+// real binary on the machine's device), its constraints and local memory, and its kernel itself
+// on the machine's device with SA_PTX = 0, the plain copies that stand in for cp.async there:
+// every element of C at tile-multiple shapes whose K-steps wrap the ring of buffers unevenly,
+// against a double-precision reference, with and without beta.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "opencl/device.hpp"
+#include "opencl/opencl.hpp"
+#include "registry/defines.hpp"
+#include "registry/kernels.hpp"
+#include "run_clgemm.hpp"
+#include "unsupported.hpp"
+
+namespace {
+
+using clgemm::DeviceInfo;
+using clgemm_test::registryVariant;
+using clgemm_test::runClgemm;
+
+DeviceInfo gpu(const std::string& vendor, std::optional<int> major, std::optional<int> minor) {
+  DeviceInfo d;
+  d.name = "Test GPU";
+  d.vendor = vendor;
+  d.is_gpu = true;
+  d.nv_cc_major = major;
+  d.nv_cc_minor = minor;
+  return d;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Where it runs.
+
+TEST(SimtAsyncUnsupportedOn, OtherVendorsAreRefusedWithTheReason) {
+  const auto& v = registryVariant("simt-async");
+  for (const char* vendor : {"Advanced Micro Devices, Inc.", "Intel(R) Corporation", ""}) {
+    const auto why = clgemm::unsupportedOn(v, gpu(vendor, std::nullopt, std::nullopt));
+    ASSERT_TRUE(why.has_value()) << vendor;
+    EXPECT_NE(why->find("needs an NVIDIA GPU (cp.async through inline PTX)"), std::string::npos)
+        << *why;
+  }
+}
+
+TEST(SimtAsyncUnsupportedOn, NvidiaBeforeAmpereOrWithoutItsComputeCapabilityIsRefused) {
+  const auto& v = registryVariant("simt-async");
+  const auto old = clgemm::unsupportedOn(v, gpu("NVIDIA Corporation", 7, 5));
+  ASSERT_TRUE(old.has_value());
+  EXPECT_NE(old->find("8.0 or newer (cp.async)"), std::string::npos) << *old;
+  EXPECT_NE(old->find("has 7.5"), std::string::npos) << *old;
+  const auto unknown =
+      clgemm::unsupportedOn(v, gpu("NVIDIA Corporation", std::nullopt, std::nullopt));
+  ASSERT_TRUE(unknown.has_value());
+  EXPECT_NE(unknown->find("cl_nv_device_attribute_query"), std::string::npos) << *unknown;
+}
+
+TEST(SimtAsyncUnsupportedOn, AmpereAndHopperRunIt) {
+  const auto& v = registryVariant("simt-async");
+  for (const auto& [major, minor] :
+       {std::pair{8, 0}, std::pair{8, 9}, std::pair{9, 0}, std::pair{10, 0}}) {
+    EXPECT_EQ(clgemm::unsupportedOn(v, gpu("NVIDIA Corporation", major, minor)), std::nullopt)
+        << major << "." << minor;
+  }
+}
+
+TEST(SimtAsyncRun, SkippedWithTheReasonWhereTheDeviceCannotRunIt) {
+  const auto& device = clgemm_test::defaultDevice();
+  const auto why = clgemm_test::unsupportedOnDevice("simt-async", device);
+  const auto r = runClgemm({"--kernel", "simt-async,best", "-m", "130", "-n", "200", "-k", "70",
+                            "--reps", "1", "--warmup", "0", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json doc = clgemm_test::parseReport(r);
+  ASSERT_EQ(doc["results"].size(), 2u) << r.out;
+  const auto& row = doc["results"][0];
+  EXPECT_EQ(row["variant"], "simt-async");
+  if (why) {
+    EXPECT_EQ(row["status"], "skipped") << row.dump();
+    EXPECT_EQ(row["message"], *why) << row.dump();
+  } else {  // an NVIDIA GPU: padded to its tiles, verified
+    EXPECT_EQ(row["status"], "ok") << row.dump();
+  }
+  EXPECT_EQ(doc["results"][1]["status"], "ok") << doc["results"][1].dump();
+}
+
+TEST(SimtAsyncRun, TuningWhereItCannotRunIsRefused) {
+  const auto why = clgemm_test::unsupportedOnDevice("simt-async", clgemm_test::defaultDevice());
+  if (!why) GTEST_SKIP() << clgemm_test::defaultDevice().name << " can run simt-async";
+  const auto r = runClgemm({"tune", "--kernel", "simt-async", "--size", "64"});
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("clgemm: error: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(*why), std::string::npos) << r.err;
+}
+
+TEST(SimtAsyncRun, Fp64IsRefused) {
+  const auto r = runClgemm({"--kernel", "simt-async", "--size", "64", "--precision", "fp64",
+                            "--reps", "1", "--warmup", "0", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json doc = clgemm_test::parseReport(r);
+  ASSERT_EQ(doc["results"].size(), 1u) << r.out;
+  EXPECT_EQ(doc["results"][0]["status"], "skipped") << doc.dump();
+}
+
+// ------------------------------------------------------------------------------------------------
+// Constraints and resources.
+
+std::optional<std::string> violations(const std::vector<std::string>& args) {
+  const auto& v = registryVariant("simt-async");
+  return clgemm::constraintViolations(v, clgemm_test::definesOf(v, args));
+}
+
+TEST(SimtAsyncConstraints, DefaultsAndTheShapesItWasTunedOverAreValid) {
+  EXPECT_EQ(violations({}), std::nullopt);
+  EXPECT_EQ(violations({"BM=256", "BN=64", "TM=16", "TN=8", "STAGES=3"}), std::nullopt);
+  EXPECT_EQ(violations({"BM=128", "BN=256", "TN=16", "STAGES=2"}), std::nullopt);
+  EXPECT_EQ(violations({"BM=64", "BN=64", "TN=4", "BK=16", "STAGES=2"}), std::nullopt);
+}
+
+TEST(SimtAsyncConstraints, EachViolationNamesItsDefines) {
+  const auto stages = violations({"STAGES=1"});
+  ASSERT_TRUE(stages);
+  EXPECT_NE(stages->find("STAGES=1 must be 2 to 8"), std::string::npos) << *stages;
+  const auto tn = violations({"TN=6"});
+  ASSERT_TRUE(tn);
+  EXPECT_NE(tn->find("TN=6 must be a multiple of 4"), std::string::npos) << *tn;
+  // 16 x 16 work-items of 8 x 8 copy BK = 32 columns of A unevenly: 256 % 32 == 0, but
+  // 64 x 64 / (8 x 8) = 64 work-items are no multiple of BK = 128.
+  const auto bk = violations({"BM=64", "BN=64", "BK=128"});
+  ASSERT_TRUE(bk);
+  EXPECT_NE(bk->find("multiple of BK=128"), std::string::npos) << *bk;
+  const auto b = violations({"BM=64", "BN=32", "TM=8", "TN=4", "BK=2"});
+  ASSERT_TRUE(b);
+  EXPECT_NE(b->find("BN x BK / 4"), std::string::npos) << *b;
+}
+
+TEST(SimtAsyncConstraints, LocalMemoryCountsEveryStage) {
+  const auto& v = registryVariant("simt-async");
+  const auto d = clgemm_test::definesOf(v, {"STAGES=3", "BK=8"});
+  // 3 stages x 8 k x (128 + 4 + 128 + 4) floats.
+  EXPECT_EQ(v.local_mem_bytes(d, sizeof(float)), std::size_t(3 * 8 * 264 * 4));
+}
+
+// ------------------------------------------------------------------------------------------------
+// The kernel itself, with plain copies for cp.async (SA_PTX = 0), on the machine's device.
+
+struct Tiles {
+  int bm, bn, bk, tm, tn, stages;
+};
+
+std::string label(const Tiles& t) {
+  return std::to_string(t.bm) + "x" + std::to_string(t.bn) + "x" + std::to_string(t.bk) + "_" +
+         std::to_string(t.tm) + "x" + std::to_string(t.tn) + "_s" + std::to_string(t.stages);
+}
+
+class SimtAsyncKernel : public ::testing::TestWithParam<Tiles> {
+ protected:
+  // C = alpha A B + beta C on the device for an M x N x K problem of tile multiples; returns the
+  // worst |C - reference| / (|A| |B| row-column norm bound) over every element.
+  double worstError(int m, int n, int k, float alpha, float beta, unsigned seed) {
+    const Tiles t = GetParam();
+    const clgemm::SelectedDevice device = clgemm::selectDevice(std::nullopt, std::nullopt);
+    const cl::Context context(device.device);
+    cl::CommandQueue queue(context, device.device);
+    cl::Program program(context, clgemm_test::sourceKernels());
+    const std::string options =
+        "-D CLGEMM_ONE_KERNEL -D KERNEL_gemm_simt_async -D SA_PTX=0 -D BM=" + std::to_string(t.bm) +
+        " -D BN=" + std::to_string(t.bn) + " -D BK=" + std::to_string(t.bk) +
+        " -D TM=" + std::to_string(t.tm) + " -D TN=" + std::to_string(t.tn) +
+        " -D STAGES=" + std::to_string(t.stages);
+    try {
+      program.build({device.device}, options.c_str());
+    } catch (const cl::Error&) {
+      ADD_FAILURE() << program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device.device);
+      return std::numeric_limits<double>::infinity();
+    }
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+    std::vector<float> a(std::size_t(m) * k), b(std::size_t(k) * n), c(std::size_t(m) * n);
+    for (float& x : a) x = value(rng);
+    for (float& x : b) x = value(rng);
+    // beta = 0 must not read C: NaN there would show.
+    for (float& x : c) x = beta == 0.0f ? std::numeric_limits<float>::quiet_NaN() : value(rng);
+    cl::Buffer da(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, a.size() * sizeof(float),
+                  a.data());
+    cl::Buffer db(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, b.size() * sizeof(float),
+                  b.data());
+    cl::Buffer dc(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, c.size() * sizeof(float),
+                  c.data());
+    cl::Kernel kernel(program, "gemm_simt_async");
+    kernel.setArg(0, m);
+    kernel.setArg(1, n);
+    kernel.setArg(2, k);
+    kernel.setArg(3, alpha);
+    kernel.setArg(4, beta);
+    kernel.setArg(5, da);
+    kernel.setArg(6, db);
+    kernel.setArg(7, dc);
+    const std::size_t lx = std::size_t(t.bn / t.tn), ly = std::size_t(t.bm / t.tm);
+    queue.enqueueNDRangeKernel(kernel, cl::NullRange,
+                               cl::NDRange(std::size_t(n / t.bn) * lx, std::size_t(m / t.bm) * ly),
+                               cl::NDRange(lx, ly));
+    std::vector<float> out(c.size());
+    queue.enqueueReadBuffer(dc, CL_TRUE, 0, out.size() * sizeof(float), out.data());
+    double worst = 0.0;
+    for (int i = 0; i < m; ++i) {
+      for (int j = 0; j < n; ++j) {
+        double sum = 0.0, bound = 0.0;
+        for (int p = 0; p < k; ++p) {
+          const double x = a[std::size_t(i) * k + p], y = b[std::size_t(p) * n + j];
+          sum += x * y;
+          bound += std::fabs(x * y);
+        }
+        const std::size_t at = std::size_t(i) * n + j;
+        double want = alpha * sum;
+        if (beta != 0.0f) want += double(beta) * c[at];
+        const double err = std::fabs(double(out[at]) - want) / (std::fabs(alpha) * bound + 1.0);
+        if (!(err <= worst))
+          worst = std::isnan(err) ? std::numeric_limits<double>::infinity() : err;
+      }
+    }
+    return worst;
+  }
+};
+
+// K-steps: one (fewer than the stages), and 7 and 11 (the ring wraps part of the way round);
+// two block rows and three block columns, so that the swizzled order and both tile corners count.
+TEST_P(SimtAsyncKernel, EveryElementMatchesTheReference) {
+  const Tiles t = GetParam();
+  for (const int steps : {1, 7, 11}) {
+    SCOPED_TRACE("K-steps " + std::to_string(steps));
+    EXPECT_LT(worstError(2 * t.bm, 3 * t.bn, steps * t.bk, 1.0f, 0.0f, 11u * steps), 1e-5);
+    EXPECT_LT(worstError(2 * t.bm, 3 * t.bn, steps * t.bk, 1.5f, 0.5f, 13u * steps), 1e-5);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Tiles, SimtAsyncKernel,
+                         ::testing::Values(Tiles{128, 128, 8, 8, 8, 4}, Tiles{256, 64, 8, 16, 8, 3},
+                                           Tiles{64, 64, 16, 8, 4, 2}, Tiles{64, 128, 8, 8, 16, 5}),
+                         [](const auto& info) { return label(info.param); });
+
+}  // namespace
