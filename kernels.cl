@@ -1307,7 +1307,8 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 // holds a prefetched value, and STAGES - 1 tiles are on their way while one is multiplied.
 //  - A's tile goes into local memory transposed (As[k][m], as in best) by 4-byte copies, one per
 //    element: consecutive work-items copy consecutive k of a row, so a warp reads 32-byte pieces
-//    of 32 / BK rows of A, and with (BM + PADA) % 32 == 4 and BK = 8 its 32 stores hit 32 banks.
+//    of 32 / BK rows of A, and with (BM + PADA) % 32 == 4 its 32 stores hit 32 banks at BK = 8
+//    (two to a bank at BK = 16).
 //    B's tile is copied as it is stored, a 16-byte copy per float4 (cp.async.cg: L2 only).
 //  - A work-item's TM x TN block is split into float4 groups strided across the tile (best's
 //    layout): per k it reads TM/4 float4s of A (broadcasts across a warp) and TN/4 of B
@@ -1322,8 +1323,8 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 //    first fragment reads: issued straight after the barrier, the copies queued ahead of those
 //    reads and cost 5-9% (docs/performance.md).
 // The problem is packed NN with M, N, K multiples of BM, BN, BK: the host makes it so with
-// copy_matrix (other shapes, padding), timed with the GEMM. SA_PTX = 0 replaces the three PTX
-// instructions by plain copies, which makes this portable OpenCL C (tests run the pipeline's
+// copy_matrix (other shapes, padding), timed with the GEMM. SA_PTX = 0 replaces the PTX (copies,
+// commit, wait) by plain copies, which makes this portable OpenCL C (tests run the pipeline's
 // indexing so on the CPU); the registry runs it only as SA_PTX = 1, on NVIDIA GPUs.
 // Global (N/TN, M/TM), local (BN/TN, BM/TM).
 #if defined(KERNEL_gemm_simt_async)

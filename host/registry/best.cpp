@@ -167,8 +167,7 @@ Variant simtAsync() {
     // whole float4s of B; both tiles divide evenly among the work-items.
     if (threads % d.param("BK") != 0)
       errors.push_back("the " + std::to_string(threads) +
-                       " work-items ((BM/TM) x (BN/TN)) are not a "
-                       "multiple of BK=" +
+                       " work-items ((BM/TM) x (BN/TN)) are not a multiple of BK=" +
                        std::to_string(d.param("BK")) + "; change BK, TM or TN");
     for (const auto& [tile, per_copy] : {std::pair{"BM", 1}, std::pair{"BN", 4}}) {
       const long long copies = 1LL * d.param(tile) * d.param("BK") / per_copy;
