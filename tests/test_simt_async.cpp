@@ -105,6 +105,8 @@ TEST(SimtAsyncRun, Fp64IsRefused) {
   const nlohmann::json doc = clgemm_test::parseReport(r);
   ASSERT_EQ(doc["results"].size(), 1u) << r.out;
   EXPECT_EQ(doc["results"][0]["status"], "skipped") << doc.dump();
+  EXPECT_NE(doc["results"][0]["message"].get<std::string>().find("fp32 only"), std::string::npos)
+      << doc.dump();
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -129,11 +131,14 @@ TEST(SimtAsyncConstraints, EachViolationNamesItsDefines) {
   const auto tn = violations({"TN=6"});
   ASSERT_TRUE(tn);
   EXPECT_NE(tn->find("TN=6 must be a multiple of 4"), std::string::npos) << *tn;
-  // 16 x 16 work-items of 8 x 8 copy BK = 32 columns of A unevenly: 256 % 32 == 0, but
-  // 64 x 64 / (8 x 8) = 64 work-items are no multiple of BK = 128.
+  // Each work-item copies A at one column of the tile: 64 x 64 / (8 x 8) = 64 work-items are no
+  // multiple of BK = 128.
   const auto bk = violations({"BM=64", "BN=64", "BK=128"});
   ASSERT_TRUE(bk);
   EXPECT_NE(bk->find("multiple of BK=128"), std::string::npos) << *bk;
+  const auto odd = violations({"BK=7"});
+  ASSERT_TRUE(odd);
+  EXPECT_NE(odd->find("BK=7 must be even"), std::string::npos) << *odd;
   const auto b = violations({"BM=64", "BN=32", "TM=8", "TN=4", "BK=2"});
   ASSERT_TRUE(b);
   EXPECT_NE(b->find("BN x BK / 4"), std::string::npos) << *b;
