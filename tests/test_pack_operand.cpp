@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels_program.hpp"
 #include "opencl/device.hpp"
 #include "opencl/opencl.hpp"
 #include "run_clgemm.hpp"
@@ -79,19 +80,14 @@ class PackOperand : public ::testing::TestWithParam<Tiles> {
     const clgemm::SelectedDevice device = clgemm::selectDevice(std::nullopt, std::nullopt);
     const cl::Context context(device.device);
     cl::CommandQueue queue(context, device.device);
-    cl::Program program(context, clgemm_test::sourceKernels());
-    const std::string options =
-        "-D CLGEMM_ONE_KERNEL -D KERNEL_pack_operand -D BM=" + std::to_string(t.bm) +
-        " -D BN=" + std::to_string(t.bn) + " -D BK=" + std::to_string(t.bk) +
-        (t.split ? " -D PACK_SPLIT=1" : "");
-    try {
-      program.build({device.device}, options.c_str());
-    } catch (const cl::Error&) {
-      ADD_FAILURE() << program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device.device);
-      return {};
-    }
     // Only the helper's section (and what it shares): the GEMM's needs NVIDIA's compiler.
-    cl::Kernel kernel(program, "pack_operand");
+    const auto program = clgemm_test::buildKernels(
+        context, device,
+        "-D CLGEMM_ONE_KERNEL -D KERNEL_pack_operand -D BM=" + std::to_string(t.bm) +
+            " -D BN=" + std::to_string(t.bn) + " -D BK=" + std::to_string(t.bk) +
+            (t.split ? " -D PACK_SPLIT=1" : ""));
+    if (!program) return {};
+    cl::Kernel kernel(*program, "pack_operand");
     const std::vector<float> sentinel(out_planes * std::size_t(rows) * std::size_t(cols), -7.0f);
     cl::Buffer in(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, src.size() * sizeof(float),
                   const_cast<float*>(src.data()));

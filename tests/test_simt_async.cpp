@@ -9,10 +9,12 @@
 #include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "kernels_program.hpp"
 #include "opencl/device.hpp"
 #include "opencl/opencl.hpp"
 #include "registry/defines.hpp"
@@ -165,25 +167,22 @@ std::string label(const Tiles& t) {
 
 class SimtAsyncKernel : public ::testing::TestWithParam<Tiles> {
  protected:
+  // The kernel with the tiles and plain copies, built once per test.
+  void SetUp() override {
+    const Tiles t = GetParam();
+    program_ = clgemm_test::buildKernels(
+        context_, device_,
+        "-D CLGEMM_ONE_KERNEL -D KERNEL_gemm_simt_async -D SA_PTX=0 -D BM=" + std::to_string(t.bm) +
+            " -D BN=" + std::to_string(t.bn) + " -D BK=" + std::to_string(t.bk) +
+            " -D TM=" + std::to_string(t.tm) + " -D TN=" + std::to_string(t.tn) +
+            " -D STAGES=" + std::to_string(t.stages));
+  }
+
   // C = alpha A B + beta C on the device for an M x N x K problem of tile multiples; returns the
   // worst |C - reference| / (|A| |B| row-column norm bound) over every element.
   double worstError(int m, int n, int k, float alpha, float beta, unsigned seed) {
+    if (!program_) return std::numeric_limits<double>::infinity();  // the build failure is reported
     const Tiles t = GetParam();
-    const clgemm::SelectedDevice device = clgemm::selectDevice(std::nullopt, std::nullopt);
-    const cl::Context context(device.device);
-    cl::CommandQueue queue(context, device.device);
-    cl::Program program(context, clgemm_test::sourceKernels());
-    const std::string options =
-        "-D CLGEMM_ONE_KERNEL -D KERNEL_gemm_simt_async -D SA_PTX=0 -D BM=" + std::to_string(t.bm) +
-        " -D BN=" + std::to_string(t.bn) + " -D BK=" + std::to_string(t.bk) +
-        " -D TM=" + std::to_string(t.tm) + " -D TN=" + std::to_string(t.tn) +
-        " -D STAGES=" + std::to_string(t.stages);
-    try {
-      program.build({device.device}, options.c_str());
-    } catch (const cl::Error&) {
-      ADD_FAILURE() << program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device.device);
-      return std::numeric_limits<double>::infinity();
-    }
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> value(-1.0f, 1.0f);
     std::vector<float> a(std::size_t(m) * k), b(std::size_t(k) * n), c(std::size_t(m) * n);
@@ -191,13 +190,13 @@ class SimtAsyncKernel : public ::testing::TestWithParam<Tiles> {
     for (float& x : b) x = value(rng);
     // beta = 0 must not read C: NaN there would show.
     for (float& x : c) x = beta == 0.0f ? std::numeric_limits<float>::quiet_NaN() : value(rng);
-    cl::Buffer da(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, a.size() * sizeof(float),
+    cl::Buffer da(context_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, a.size() * sizeof(float),
                   a.data());
-    cl::Buffer db(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, b.size() * sizeof(float),
+    cl::Buffer db(context_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, b.size() * sizeof(float),
                   b.data());
-    cl::Buffer dc(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, c.size() * sizeof(float),
+    cl::Buffer dc(context_, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, c.size() * sizeof(float),
                   c.data());
-    cl::Kernel kernel(program, "gemm_simt_async");
+    cl::Kernel kernel(*program_, "gemm_simt_async");
     kernel.setArg(0, m);
     kernel.setArg(1, n);
     kernel.setArg(2, k);
@@ -207,11 +206,11 @@ class SimtAsyncKernel : public ::testing::TestWithParam<Tiles> {
     kernel.setArg(6, db);
     kernel.setArg(7, dc);
     const std::size_t lx = std::size_t(t.bn / t.tn), ly = std::size_t(t.bm / t.tm);
-    queue.enqueueNDRangeKernel(kernel, cl::NullRange,
-                               cl::NDRange(std::size_t(n / t.bn) * lx, std::size_t(m / t.bm) * ly),
-                               cl::NDRange(lx, ly));
+    queue_.enqueueNDRangeKernel(kernel, cl::NullRange,
+                                cl::NDRange(std::size_t(n / t.bn) * lx, std::size_t(m / t.bm) * ly),
+                                cl::NDRange(lx, ly));
     std::vector<float> out(c.size());
-    queue.enqueueReadBuffer(dc, CL_TRUE, 0, out.size() * sizeof(float), out.data());
+    queue_.enqueueReadBuffer(dc, CL_TRUE, 0, out.size() * sizeof(float), out.data());
     double worst = 0.0;
     for (int i = 0; i < m; ++i) {
       for (int j = 0; j < n; ++j) {
@@ -231,6 +230,11 @@ class SimtAsyncKernel : public ::testing::TestWithParam<Tiles> {
     }
     return worst;
   }
+
+  const clgemm::SelectedDevice device_ = clgemm::selectDevice(std::nullopt, std::nullopt);
+  const cl::Context context_{device_.device};
+  cl::CommandQueue queue_{context_, device_.device};
+  std::optional<cl::Program> program_;
 };
 
 // K-steps: one (fewer than the stages), and 7 and 11 (the ring wraps part of the way round);

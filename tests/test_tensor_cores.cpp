@@ -17,6 +17,7 @@
 #include "check/result_check.hpp"
 #include "check/verify.hpp"
 #include "csv_table.hpp"
+#include "kernels_program.hpp"
 #include "opencl/device.hpp"
 #include "opencl/ptx_arch.hpp"
 #include "problem/problem.hpp"
@@ -408,15 +409,10 @@ TEST(TensorCoresKernelsCl, TheWarpgroupSectionMasksEveryWgmmaInstruction) {
 TEST(TensorCoresKernelsCl, TheWholeFileBuildsOnTheDeviceWithoutThem) {
   const clgemm::SelectedDevice device = clgemm::selectDevice(std::nullopt, std::nullopt);
   const cl::Context context(device.device);
-  cl::Program program(context, clgemm_test::sourceKernels());
-  try {
-    program.build({device.device}, "");
-  } catch (const cl::Error&) {
-    FAIL() << "kernels.cl as a whole does not build on " << device.info.name << ":\n"
-           << program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device.device);
-  }
+  const auto program = clgemm_test::buildKernels(context, device, "");  // the whole file
+  ASSERT_TRUE(program);
   // CL_PROGRAM_KERNEL_NAMES: the kernels, separated by semicolons.
-  const std::string names = ";" + program.getInfo<CL_PROGRAM_KERNEL_NAMES>() + ";";
+  const std::string names = ";" + program->getInfo<CL_PROGRAM_KERNEL_NAMES>() + ";";
   for (const auto& v : clgemm::variants()) {
     if (v.backend != clgemm::Backend::kOpenCl) continue;
     // The inline-PTX kernels (tc-*, simt-async), which only NVIDIA's GPUs run, are compiled

@@ -15,6 +15,11 @@ LaunchShape threadTileShape(const ResolvedDefines& d, int m, int n) {
                     "BN/TN x BM/TM");
 }
 
+// The work-items of a best or simt-async work-group: (BM/TM) x (BN/TN).
+long long threadTileItems(const ResolvedDefines& d) {
+  return 1LL * (d.param("BM") / d.param("TM")) * (d.param("BN") / d.param("TN"));
+}
+
 // Whether a float4 at every load start is 16-byte aligned: the matrix starting a multiple of 4
 // elements into its buffer (whose start OpenCL aligns), lines `ld` apart, each float4 starting a
 // multiple of 4 floats into its line, which holds with EDGE too when the length `along` the line
@@ -91,15 +96,8 @@ Variant best() {
     requireDivisible(errors, d, "BM", "TM");
     requireDivisible(errors, d, "BN", "TN");
     if (!errors.empty()) return errors;
-    const long long threads =
-        1LL * (d.param("BM") / d.param("TM")) * (d.param("BN") / d.param("TN"));
-    for (const char* tile : {"BM", "BN"}) {
-      const long long float4s = 1LL * d.param(tile) * d.param("BK") / 4;  // no int overflow
-      if (float4s % threads != 0)
-        errors.push_back(std::string(tile) + " x BK / 4 = " + std::to_string(float4s) +
-                         " float4 loads do not divide evenly among the " + std::to_string(threads) +
-                         " work-items; change " + tile + ", BK, TM or TN");
-    }
+    requireEvenShare(errors, d, threadTileItems(d), {{"BM", 4}, {"BN", 4}}, "float4 loads", "",
+                     "TM or TN");
     return errors;
   };
   v.shape = threadTileShape;
@@ -161,22 +159,15 @@ Variant simtAsync() {
     requireDivisible(errors, d, "BM", "TM");
     requireDivisible(errors, d, "BN", "TN");
     if (!errors.empty()) return errors;
-    const long long threads =
-        1LL * (d.param("BM") / d.param("TM")) * (d.param("BN") / d.param("TN"));
+    const long long threads = threadTileItems(d);
     // Each work-item copies elements of A at one column of the tile (threads % BK == 0), and
-    // whole float4s of B; both tiles divide evenly among the work-items.
+    // whole float4s of B (BN is a multiple of TN, so of 4); both tiles divide evenly among the
+    // work-items.
     if (threads % d.param("BK") != 0)
       errors.push_back("the " + std::to_string(threads) +
                        " work-items ((BM/TM) x (BN/TN)) are not a multiple of BK=" +
                        std::to_string(d.param("BK")) + "; change BK, TM or TN");
-    for (const auto& [tile, per_copy] : {std::pair{"BM", 1}, std::pair{"BN", 4}}) {
-      const long long copies = 1LL * d.param(tile) * d.param("BK") / per_copy;
-      if (d.param(tile) * d.param("BK") % per_copy != 0 || copies % threads != 0)
-        errors.push_back(std::string(tile) + " x BK / " + std::to_string(per_copy) + " = " +
-                         std::to_string(copies) + " copies do not divide evenly among the " +
-                         std::to_string(threads) + " work-items; change " + tile +
-                         ", BK, TM or TN");
-    }
+    requireEvenShare(errors, d, threads, {{"BM", 1}, {"BN", 4}}, "copies", "", "TM or TN");
     return errors;
   };
   v.shape = threadTileShape;

@@ -29,6 +29,19 @@ void requireDivisible(std::vector<std::string>& errors, const ResolvedDefines& d
                      std::to_string(w) + "; change " + tile + " or " + per_item);
 }
 
+void requireEvenShare(std::vector<std::string>& errors, const ResolvedDefines& d, long long items,
+                      const std::vector<std::pair<const char*, int>>& tiles,
+                      const std::string& what, const std::string& note, const std::string& change) {
+  for (const auto& [tile, per_piece] : tiles) {
+    const long long pieces = 1LL * d.param(tile) * d.param("BK") / per_piece;  // no int overflow
+    if (pieces % items != 0)
+      errors.push_back(std::string(tile) + " x BK / " + std::to_string(per_piece) + " = " +
+                       std::to_string(pieces) + " " + what + " do not divide evenly among the " +
+                       std::to_string(items) + " work-items" + note + "; change " + tile +
+                       ", BK, " + change);
+  }
+}
+
 double tileTraffic(int m, int n, int k, int rows, int cols, std::size_t element_bytes) {
   const double blocks_m = double((m + rows - 1) / rows), blocks_n = double((n + cols - 1) / cols);
   return double(element_bytes) * (double(m) * k * blocks_n + double(k) * n * blocks_m);

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "registry/kernels.hpp"
@@ -67,6 +68,13 @@ std::optional<PaddedSizes> tilePadding(const ResolvedDefines& d, int m, int n, i
 // `defines` and the padded sizes, which are for the report (no kernel reads them).
 std::vector<ResolvedDefine> withPaddedSizes(std::vector<ResolvedDefine> defines,
                                             const PaddedSizes& pad);
+
+// Each tile's share of a K-step, tile x BK / per_piece pieces (float4 loads, copies: `what`), must
+// divide evenly among `items` work-items; a message per tile that does not, "... among the N
+// work-items<note>; change <tile>, BK, <change>". `tiles` pairs a tile define with its per_piece.
+void requireEvenShare(std::vector<std::string>& errors, const ResolvedDefines& d, long long items,
+                      const std::vector<std::pair<const char*, int>>& tiles,
+                      const std::string& what, const std::string& note, const std::string& change);
 
 // The padding of a kernel that only handles tile multiples: nothing for an exact problem, the
 // padded sizes for any other; a usage error where padding would pass the 32-bit indices.

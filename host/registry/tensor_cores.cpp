@@ -66,14 +66,8 @@ Variant tensorCoreFamily(std::string name, std::string entry, Arithmetic arithme
     const long long threads =
         32LL * (d.param("BM") / d.param("WM")) * (d.param("BN") / d.param("WN"));
     // A is loaded a float4 at a time, B two float4s (rows 2p and 2p + 1) at a time.
-    for (const auto& [tile, per_load] : {std::pair{"BM", 4}, std::pair{"BN", 8}}) {
-      const long long loads = 1LL * d.param(tile) * d.param("BK") / per_load;
-      if (loads % threads != 0)
-        errors.push_back(std::string(tile) + " x BK / " + std::to_string(per_load) + " = " +
-                         std::to_string(loads) + " loads do not divide evenly among the " +
-                         std::to_string(threads) + " work-items (32 per warp); change " + tile +
-                         ", BK, WM or WN");
-    }
+    requireEvenShare(errors, d, threads, {{"BM", 4}, {"BN", 8}}, "loads", " (32 per warp)",
+                     "WM or WN");
     return errors;
   };
   v.shape = [](const ResolvedDefines& d, int m, int n) {
