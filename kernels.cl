@@ -2001,14 +2001,16 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
 // Pipeline of STAGES local buffers, K-step t in buffer t % STAGES. Work-item 0 copies a K-step's
 // tile of A and of B with one bulk copy each (the Tensor Memory Accelerator's one-dimensional copy:
 // no instruction per 16 bytes, unlike cp.async), and the copies count their bytes on the buffer's
-// mbarrier in local memory. At step t each work-item waits on the mbarrier of step t's buffer and
-// meets the others at a barrier; then work-item 0 starts the copies of step t + STAGES - 2 into the
-// buffer of step t - 2, whose wgmmas every warpgroup finished before the barrier; then the
+// mbarrier in local memory. At step t each work-item waits on the mbarrier of step t's buffer, its
 // warpgroup issues step t's wgmmas and waits for step t - 1's (wgmma.wait_group 1), so the tensor
-// cores always hold the next product. The copies write through the async proxy, as the tensor cores
-// read, so no proxy fence is needed. STAGES - 2 K-steps are in flight to local memory while one
-// multiplies; with 48 KiB of local memory per work-group, NVIDIA's OpenCL limit, more blocks per
-// multiprocessor add the rest.
+// cores always hold the next product; then the work-items meet at a barrier, past which every
+// warpgroup is done with step t - 1's buffer, and work-item 0 refills it with step t - 1 + STAGES.
+// The copies write through the async proxy, as the tensor cores read, so no proxy fence is needed.
+// STAGES - 1 K-steps are in flight to local memory while one multiplies (refilling at the top of
+// the step instead, before the wait, kept one fewer in flight and ran 11% slower:
+// docs/performance.md). NVIDIA's OpenCL reports 48 KiB of local memory per work-group
+// (CL_DEVICE_LOCAL_MEM_SIZE), which binds __local kernel arguments only: arrays declared in the
+// kernel, as here, may take CUDA's per-block maximum (227 KiB on sm_90), and the host allows it.
 //
 // tc-3xtf32-wg (WG_3X), the FP32-accurate version, splits each value x into two TF32 parts, big =
 // tf32(x) and small = tf32(x - big), and issues three wgmmas per 8-k step: small x big, big x
@@ -2037,24 +2039,28 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
 #endif
 #endif
 #ifndef BN
-#define BN 128  // columns of C per work-group: 64, 128 or 256 (the wgmma's N; 3xTF32: 64, 128)
+#ifdef KERNEL_gemm_tc_3xtf32_wg
+#define BN 128  // columns of C per work-group: 64 or 128 (the wgmma's N)
+#else
+#define BN 256  // columns of C per work-group: 64, 128 or 256 (the wgmma's N)
+#endif
 #endif
 #ifndef BK
-#define BK 8  // K-step (a multiple of 8)
+#ifdef KERNEL_gemm_tc_3xtf32_wg
+#define BK 16  // K-step (a multiple of 8)
+#else
+#define BK 32
+#endif
 #endif
 #ifndef STAGES
 #ifdef KERNEL_gemm_tc_3xtf32_wg
-#define STAGES 4  // local buffers: 3 to 8
+#define STAGES 4  // local buffers: 2 to 8 (STAGES - 1 K-steps in flight)
 #else
-#define STAGES 5
+#define STAGES 3  // 147 KiB of local memory at 128 x 256, BK 32: one work-group per multiprocessor
 #endif
 #endif
 #ifndef GROUP_M
-#ifdef KERNEL_gemm_tc_3xtf32_wg
 #define GROUP_M 16  // block rows per band of the swizzled work-group order
-#else
-#define GROUP_M 8
-#endif
 #endif
 #ifndef CHUNK
 #define CHUNK 8  // tc-3xtf32-wg: K-steps the tensor cores sum before the FP32 totals take them
@@ -2124,7 +2130,7 @@ inline void wg_ring_copy(__local float (*As)[BM * BK], __local float (*Bs)[WG_B_
     wg_bulk_copy(Bs[buf], b_tiles + step * WG_B_FLOATS, sizeof(float) * WG_B_FLOATS, &landed[buf]);
   }
 }
-// Before the K-loop: the mbarriers, then the copies of the first STAGES - 2 K-steps.
+// Before the K-loop: the mbarriers, then the copies of the first STAGES K-steps, one per buffer.
 inline void wg_ring_start(__local float (*As)[BM * BK], __local float (*Bs)[WG_B_FLOATS],
                           __local ulong* landed, __global const float* a_tiles,
                           __global const float* b_tiles, const int tiles, const int tid) {
@@ -2133,25 +2139,29 @@ inline void wg_ring_start(__local float (*As)[BM * BK], __local float (*Bs)[WG_B
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  _Pragma("unroll") for (int s = 0; s < STAGES - 2; ++s) {
+  _Pragma("unroll") for (int s = 0; s < STAGES; ++s) {
     if (s < tiles) wg_ring_copy(As, Bs, landed, a_tiles, b_tiles, s, s, tid);
   }
 }
-// The top of K-step `step`: its buffer's copies have landed (the mbarrier completes a phase per
-// pass through the ring) and, past the barrier, every warpgroup has finished the wgmmas of
-// step - 2; their buffer takes the copies of step + STAGES - 2. Returns the step's buffer.
-inline int wg_ring_top(__local float (*As)[BM * BK], __local float (*Bs)[WG_B_FLOATS],
-                        __local ulong* landed, __global const float* a_tiles,
-                        __global const float* b_tiles, const int step, const int tiles,
-                        const int tid) {
+// The top of K-step `step`: waits until its buffer's copies have landed (the mbarrier completes a
+// phase per pass through the ring). Returns the step's buffer.
+inline int wg_ring_wait(__local ulong* landed, const int step) {
   const int buf = step % STAGES;
   wg_mbar_wait(&landed[buf], (step / STAGES) % 2);
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (step + STAGES - 2 < tiles) {
-    wg_ring_copy(As, Bs, landed, a_tiles, b_tiles, step + STAGES - 2, (step + STAGES - 2) % STAGES,
-                 tid);
-  }
   return buf;
+}
+// Called once the work-item's warpgroup has waited for the wgmmas of step - 1: past the barrier
+// every warpgroup has, so step - 1's buffer takes the copies of step - 1 + STAGES. The ring then
+// holds the STAGES - 1 K-steps after the one multiplying.
+inline void wg_ring_refill(__local float (*As)[BM * BK], __local float (*Bs)[WG_B_FLOATS],
+                           __local ulong* landed, __global const float* a_tiles,
+                           __global const float* b_tiles, const int step, const int tiles,
+                           const int tid) {
+  const int next = step - 1 + STAGES;
+  if (step >= 1 && next < tiles) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    wg_ring_copy(As, Bs, landed, a_tiles, b_tiles, next, next % STAGES, tid);
+  }
 }
 
 inline void wg_fence() {
@@ -2263,7 +2273,7 @@ __kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_tf3
   const int tiles = K / BK;
   wg_ring_start(As, Bs, landed, a_tiles, b_tiles, tiles, tid);
   for (int step = 0; step < tiles; ++step) {
-    const int buf = wg_ring_top(As, Bs, landed, a_tiles, b_tiles, step, tiles, tid);
+    const int buf = wg_ring_wait(landed, step);
     wg_fence();
     _Pragma("unroll") for (int s = 0; s < BK / 8; ++s) {
       const int a_at = (2 * s * (BM / 8) + 8 * warpgroup) * 32, b_at = 2 * s * (BN / 8) * 32;
@@ -2272,7 +2282,8 @@ __kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_tf3
        wg_descriptor(&Bs[buf][b_at], BN * 16, 128), 1);
     }
     wg_commit();
-    wg_wait_all_but_last();
+    wg_wait_all_but_last();  // step - 1's wgmmas are done: their buffer can be refilled
+    wg_ring_refill(As, Bs, landed, a_tiles, b_tiles, step, tiles, tid);
   }
   wg_wait_all();
   _Pragma("unroll") for (int i = 0; i < BN / 2; ++i) wg_pin(&acc[i]);
@@ -2338,13 +2349,14 @@ __kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_3xt
   wg_ring_start(As, Bs, landed, a_tiles, b_tiles, tiles, tid);
   uint4 big[BK / 8], small[BK / 8];  // the current K-step's parts, which its wgmmas read
   for (int step = 0; step < tiles; ++step) {
-    const int buf = wg_ring_top(As, Bs, landed, a_tiles, b_tiles, step, tiles, tid);
+    const int buf = wg_ring_wait(landed, step);
     float4 a[BK / 8];  // read while the previous K-step's wgmmas run
     _Pragma("unroll") for (int s = 0; s < BK / 8; ++s) {
       a[s] = ((__local const float4*)As[buf])[s * (BM / 64) * 128 + tid];
     }
-    // The previous K-step's wgmmas, which ran through the barrier, are done with big and small.
+    // The previous K-step's wgmmas are done with big and small, and with their buffer.
     wg_wait_all();
+    wg_ring_refill(As, Bs, landed, a_tiles, b_tiles, step, tiles, tid);
     if (step > 0 && step % CHUNK == 0) {  // a chunk's sums, complete, into the FP32 totals
       _Pragma("unroll") for (int i = 0; i < BN / 2; ++i) {
         wg_pin(&acc[i]);

@@ -290,11 +290,11 @@ TEST(TensorCoresPacking, TwoPlanesMustFitThe32BitIndices) {
 // for tc-3xtf32-wg, and an mbarrier of 8 bytes.
 TEST(TensorCoresPacking, TheWarpgroupRingHoldsATileOfEachOperandPerBuffer) {
   const auto& x3 = registryVariant("tc-3xtf32-wg");
-  EXPECT_EQ(x3.local_mem_bytes(definesOf(x3, {})), 4u * (64 + 2 * 128) * 8 * 4 + 4 * 8);
+  EXPECT_EQ(x3.local_mem_bytes(definesOf(x3, {})), 4u * (64 + 2 * 128) * 16 * 4 + 4 * 8);
   EXPECT_EQ(x3.local_mem_bytes(definesOf(x3, {"BM=128", "BN=64", "BK=16", "STAGES=3"})),
             3u * (128 + 2 * 64) * 16 * 4 + 3 * 8);
   const auto& tf32 = registryVariant("tc-tf32-wg");
-  EXPECT_EQ(tf32.local_mem_bytes(definesOf(tf32, {})), 5u * (128 + 128) * 8 * 4 + 5 * 8);
+  EXPECT_EQ(tf32.local_mem_bytes(definesOf(tf32, {})), 3u * (128 + 256) * 32 * 4 + 3 * 8);
   EXPECT_EQ(x3.pack_planes, (std::array<int, 2>{1, 2}));
   EXPECT_EQ(tf32.pack_planes, (std::array<int, 2>{1, 1}));
 }
@@ -353,6 +353,20 @@ TEST(TensorCoresConstraints, ThreeTf32WgTakesBlocksOf64Or128Columns) {
   EXPECT_EQ(violations("tc-tf32-wg", {"BN=256"}), std::nullopt);
   EXPECT_NE(refused("tc-tf32-wg", {"BN=96"}).find("BN=96 must be 64, 128 or 256"),
             std::string::npos);
+}
+
+// The warpgroup kernels' ring refills a buffer once every warpgroup has waited for the wgmmas
+// that read it, so two buffers already keep one K-step in flight; one would copy into the buffer
+// being multiplied.
+TEST(TensorCoresConstraints, TheWarpgroupRingTakesTwoToEightBuffers) {
+  for (const char* name : {"tc-tf32-wg", "tc-3xtf32-wg"}) {
+    EXPECT_EQ(violations(name, {"STAGES=2"}), std::nullopt) << name;
+    EXPECT_EQ(violations(name, {"STAGES=8"}), std::nullopt) << name;
+    for (const char* stages : {"STAGES=1", "STAGES=9"}) {
+      const std::string why = refused(name, {stages});
+      EXPECT_NE(why.find(std::string(stages) + " must be 2 to 8"), std::string::npos) << why;
+    }
+  }
 }
 
 TEST(TensorCoresConstraints, LocalMemoryOfTheDefaults) {

@@ -138,17 +138,17 @@ Variant warpgroupFamily(std::string name, std::string entry, Arithmetic arithmet
       {"BM",
        split ? 64 : 128,
        "rows of C per work-group (a multiple of 64: a warpgroup of 128 work-items each)",
-       {64, 128, 192}},
-      {"BN", 128,
+       {64, 128, 256}},
+      {"BN", split ? 128 : 256,
        split ? "columns of C per work-group: 64 or 128 (the wgmma's N)"
              : "columns of C per work-group: 64, 128 or 256 (the wgmma's N)",
        split ? std::vector<int>{64, 128} : std::vector<int>{128, 256}},
-      {"BK", 8, "K-step (a multiple of 8)", {8, 16}},
+      {"BK", split ? 16 : 32, "K-step (a multiple of 8)", {8, 16, 32}},
       {"STAGES",
-       split ? 4 : 5,
-       "local buffers, STAGES - 2 K-steps copied ahead: 3 to 8",
-       {3, 4, 5, 6}},
-      {"GROUP_M", split ? 16 : 8, "block rows per band of the swizzled work-group order", {8, 16}}};
+       split ? 4 : 3,
+       "local buffers, STAGES - 1 K-steps copied ahead: 2 to 8",
+       {2, 3, 4, 5, 6}},
+      {"GROUP_M", 16, "block rows per band of the swizzled work-group order", {8, 16}}};
   params.insert(params.end(), extra.begin(), extra.end());
   Variant v = openClVariant(std::move(name), std::move(entry), std::move(summary),
                             std::move(params), std::move(builds_on), std::move(adds));
@@ -178,9 +178,9 @@ Variant warpgroupFamily(std::string name, std::string entry, Arithmetic arithmet
     if (d.param("BK") % 8 != 0)
       errors.push_back("BK=" + std::to_string(d.param("BK")) +
                        " must be a multiple of 8 (a wgmma's k-step)");
-    if (d.param("STAGES") < 3 || d.param("STAGES") > 8)
+    if (d.param("STAGES") < 2 || d.param("STAGES") > 8)
       errors.push_back("STAGES=" + std::to_string(d.param("STAGES")) +
-                       " must be 3 to 8 (one buffer multiplies, one drains, one or more fill)");
+                       " must be 2 to 8 (one buffer multiplies while the others fill)");
     return errors;
   };
   v.shape = [](const ResolvedDefines& d, int m, int n) {

@@ -1,5 +1,7 @@
 #include "report/kernel_figures.hpp"
 
+#include <algorithm>
+
 #include "opencl/cl_check.hpp"
 #include "report/ptxas_report.hpp"
 
@@ -7,6 +9,14 @@ namespace clgemm {
 
 std::string registerReportOption(const DeviceInfo& info) {
   return info.is_nvidia() ? "-cl-nv-verbose" : "";
+}
+
+std::uint64_t groupLocalMemLimit(const DeviceInfo& info) {
+  if (info.nv_cc_major && info.nv_cc_minor) {
+    if (const auto limits = nvidiaComputeUnitLimits(*info.nv_cc_major, *info.nv_cc_minor))
+      return std::max(info.local_mem_bytes, limits->max_local_per_group);
+  }
+  return info.local_mem_bytes;
 }
 
 KernelFigures kernelFigures(const cl::Kernel& kernel, const cl::Device& device,

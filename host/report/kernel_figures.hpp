@@ -32,6 +32,13 @@ KernelFigures kernelFigures(const cl::Kernel& kernel, const cl::Device& device,
                             const DeviceInfo& info, const LaunchShape& shape,
                             const std::string& entry, const std::string& build_log);
 
+// The local memory a work-group may declare in its kernel (__local arrays, the only kind kernels.cl
+// has): CL_DEVICE_LOCAL_MEM_SIZE, except on an NVIDIA GPU whose compute capability the occupancy
+// table knows, where it is CUDA's per-block maximum (227 KiB on sm_90). NVIDIA's OpenCL reports
+// 48 KiB, which binds __local kernel arguments only: on an H100 (driver 580) kernels with 228000
+// bytes of __local arrays built and ran correctly, and ptxas refused 240000 ("0x38c00 max").
+std::uint64_t groupLocalMemLimit(const DeviceInfo& info);
+
 // The options that make the device's compiler report register use ("-cl-nv-verbose" on NVIDIA),
 // or "" where there is no such report.
 std::string registerReportOption(const DeviceInfo& info);

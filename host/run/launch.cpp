@@ -38,14 +38,15 @@ std::optional<ConfigIssue> findConfigIssue(const DeviceInfo& device, const Varia
     }
   }
   const std::size_t local_bytes = variant.local_mem_bytes(defines, element_bytes);
-  if (local_bytes > device.local_mem_bytes) {
+  const std::uint64_t local_limit = groupLocalMemLimit(device);
+  if (local_bytes > local_limit) {
     std::string names;
     for (const auto& p : variant.params) names += (names.empty() ? "" : "/") + p.name;
     return ConfigIssue{"local memory", variant.name + ": the tiles need " +
                                            std::to_string(local_bytes) + " bytes of local memory" +
                                            (element_bytes == sizeof(double) ? " in fp64" : "") +
-                                           ", the device has " +
-                                           std::to_string(device.local_mem_bytes) +
+                                           ", a work-group may have " +
+                                           std::to_string(local_limit) +
                                            "; make the tiles smaller (" + names + ")"};
   }
   return std::nullopt;
@@ -80,11 +81,11 @@ void checkBuiltKernel(const DeviceInfo& info, const Variant& variant, const Laun
         " work-items, but the compiled kernel allows " + std::to_string(figures.max_group_items) +
         " (CL_KERNEL_WORK_GROUP_SIZE, lowered by its register use); change " + shape.local_from);
   }
-  if (figures.local_bytes > info.local_mem_bytes) {
+  if (figures.local_bytes > groupLocalMemLimit(info)) {
     throw UsageError(variant.name + ": the compiled kernel uses " +
                      std::to_string(figures.local_bytes) +
-                     " bytes of local memory, the device has " +
-                     std::to_string(info.local_mem_bytes) + "; make the tiles smaller");
+                     " bytes of local memory, a work-group may have " +
+                     std::to_string(groupLocalMemLimit(info)) + "; make the tiles smaller");
   }
 }
 
