@@ -172,7 +172,7 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void copy_matrix(
 // OpenCL C, so it may build anywhere; the sections with PTX stay out of whole-file builds).
 #if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_pack_operand) || defined(KERNEL_gemm_tc_tf32) || \
     defined(KERNEL_gemm_tc_3xtf32) || defined(KERNEL_gemm_tc_tf32_wg) ||                    \
-    defined(KERNEL_gemm_tc_3xtf32_wg)
+    defined(KERNEL_gemm_tc_3xtf32_wg) || defined(KERNEL_gemm_tc_tf32_tma)
 // x rounded to the nearest TF32 value (ties away from zero), in an FP32 register: what
 // cvt.rna.tf32.f32 computes, but in two integer operations at full rate; the conversion
 // instruction runs at a quarter of it and held tc-3xtf32 to 58 TFLOP/s (docs/performance.md).
@@ -1870,15 +1870,16 @@ gemm_tc_tf32
 // as two TF32 planes, big = tf32(x) and small = tf32(x - big), a tile of each per K-step, and A's
 // unrounded, each tile in the order of the wgmma's register fragments (the kernel splits them).
 #if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_gemm_tc_tf32_wg) || \
-    defined(KERNEL_gemm_tc_3xtf32_wg) || defined(KERNEL_pack_operand)
+    defined(KERNEL_gemm_tc_3xtf32_wg) || defined(KERNEL_gemm_tc_tf32_tma) || \
+    defined(KERNEL_pack_operand)
 #if defined(BM) && defined(BN) && defined(BK)
 #define PACK_BM BM
 #define PACK_BN BN
 #define PACK_BK BK
 #else
 #define PACK_BM 128  // tc-tf32-wg's defaults
-#define PACK_BN 128
-#define PACK_BK 8
+#define PACK_BN 256
+#define PACK_BK 32
 #endif
 #ifndef PACK_SPLIT
 #ifdef KERNEL_gemm_tc_3xtf32_wg
@@ -2030,7 +2031,16 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
 // The totals take BN/2 more registers (144 in all at 64 x 128: three work-groups per
 // multiprocessor). TOTALS_MEM = 1 keeps them in private memory instead (volatile, so the compiler
 // cannot hold them in registers), for a round trip through the cache per chunk.
-#if defined(KERNEL_gemm_tc_tf32_wg) || defined(KERNEL_gemm_tc_3xtf32_wg)
+//
+// tc-tf32-tma (WG_TMA_A), tc-tf32-wg without A's packing pass: work-item 0 copies A's K-step tile
+// straight from the caller's row-major A (packed; padded or other shapes through copy_matrix) with
+// a 2-D bulk tensor copy (cp.async.bulk.tensor), which the Tensor Memory Accelerator lays out as
+// wgmma's k-major operand with the swizzle of BK x 4 bytes (32, 64 or 128): row r of the tile at
+// r BK 4 bytes, its 16-byte pieces permuted by r. Only B is packed. The tensor map (host/opencl/
+// tensor_map.hpp) is encoded by the CUDA driver on the host with a placeholder address, and
+// set_tensor_map_address writes A's into it on the device before each GEMM. A reaches the tensor
+// cores unrounded, which truncate it to TF32 (B stays rounded by the packing).
+#if defined(KERNEL_gemm_tc_tf32_wg) || defined(KERNEL_gemm_tc_tf32_tma) || defined(KERNEL_gemm_tc_3xtf32_wg)
 #ifndef BM
 #ifdef KERNEL_gemm_tc_3xtf32_wg
 #define BM 64  // one warpgroup: its sums and totals take 128 registers per work-item at BN 128
@@ -2073,6 +2083,11 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
 #else
 #define WG_3X 0
 #endif
+#ifdef KERNEL_gemm_tc_tf32_tma
+#define WG_TMA_A 1
+#else
+#define WG_TMA_A 0
+#endif
 
 // A __local pointer's value is its shared-window address, which PTX's shared-memory operands take.
 inline uint wg_local_address(__local const void* p) { return (uint)(ulong)p; }
@@ -2083,6 +2098,15 @@ inline ulong wg_descriptor(__local const float* p, const uint k_bytes, const uin
   const uint address = wg_local_address(p);
   return (ulong)((address & 0x3FFFFu) >> 4) | ((ulong)(k_bytes >> 4) << 16) |
          ((ulong)(row_bytes >> 4) << 32);
+}
+
+// The descriptor of a k-major tile the tensor copies laid out with the swizzle of BK x 4 bytes
+// (tc-tf32-tma): rows of BK floats, 8-row atoms; the leading offset is unused (1), 8 rows between
+// atoms, and the layout type names the swizzle (1: 128 bytes, 2: 64, 3: 32).
+inline ulong wg_descriptor_swizzled(__local const float* p) {
+  const ulong layout = BK == 32 ? 1 : BK == 16 ? 2 : 3;
+  return (ulong)((wg_local_address(p) & 0x3FFFFu) >> 4) | ((ulong)1 << 16) |
+         ((ulong)(8 * BK * 4 / 16) << 32) | (layout << 62);
 }
 
 // The ring (header). A K-step's tile of packed B: one plane, or two (tc-3xtf32-wg).
@@ -2111,6 +2135,15 @@ inline void wg_mbar_wait(__local ulong* bar, const uint phase) {
         : "memory");
   }
 }
+// A box of the tensor map `map` (in global memory), its first element at column x, row y.
+inline void wg_tensor_copy(__local float* dst, __global const ulong* map, const int x, const int y,
+                           __local ulong* bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, "
+      "%3}], [%4];\n" ::"r"(wg_local_address(dst)),
+      "l"(map), "r"(x), "r"(y), "r"(wg_local_address(bar))
+      : "memory");
+}
 inline void wg_bulk_copy(__local float* dst, __global const float* src, const uint bytes,
                          __local ulong* bar) {
   asm volatile(
@@ -2119,20 +2152,31 @@ inline void wg_bulk_copy(__local float* dst, __global const float* src, const ui
       "l"(src), "r"(bytes), "r"(wg_local_address(bar))
       : "memory");
 }
+// Where the K-steps' tiles of A come from: packed, one after another from `tiles`, or
+// (tc-tf32-tma) the boxes of the tensor map `map` at rows `row` ... row + BM - 1.
+typedef struct {
+  __global const float* tiles;
+  __global const ulong* map;
+  int row;
+} WgSourceA;
+
 // Work-item 0 starts K-step `step`'s copies into buffer `buf`.
 inline void wg_ring_copy(__local float (*As)[BM * BK], __local float (*Bs)[WG_B_FLOATS],
-                         __local ulong* landed, __global const float* a_tiles,
-                         __global const float* b_tiles, const int step, const int buf,
-                         const int tid) {
+                         __local ulong* landed, const WgSourceA a, __global const float* b_tiles,
+                         const int step, const int buf, const int tid) {
   if (tid == 0) {
     wg_mbar_expect(&landed[buf], sizeof(float) * (BM * BK + WG_B_FLOATS));
-    wg_bulk_copy(As[buf], a_tiles + step * (BM * BK), sizeof(float) * BM * BK, &landed[buf]);
+#if WG_TMA_A
+    wg_tensor_copy(As[buf], a.map, step * BK, a.row, &landed[buf]);
+#else
+    wg_bulk_copy(As[buf], a.tiles + step * (BM * BK), sizeof(float) * BM * BK, &landed[buf]);
+#endif
     wg_bulk_copy(Bs[buf], b_tiles + step * WG_B_FLOATS, sizeof(float) * WG_B_FLOATS, &landed[buf]);
   }
 }
 // Before the K-loop: the mbarriers, then the copies of the first STAGES K-steps, one per buffer.
 inline void wg_ring_start(__local float (*As)[BM * BK], __local float (*Bs)[WG_B_FLOATS],
-                          __local ulong* landed, __global const float* a_tiles,
+                          __local ulong* landed, const WgSourceA a,
                           __global const float* b_tiles, const int tiles, const int tid) {
   if (tid == 0) {
     _Pragma("unroll") for (int s = 0; s < STAGES; ++s) wg_mbar_init(&landed[s]);
@@ -2140,7 +2184,7 @@ inline void wg_ring_start(__local float (*As)[BM * BK], __local float (*Bs)[WG_B
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   _Pragma("unroll") for (int s = 0; s < STAGES; ++s) {
-    if (s < tiles) wg_ring_copy(As, Bs, landed, a_tiles, b_tiles, s, s, tid);
+    if (s < tiles) wg_ring_copy(As, Bs, landed, a, b_tiles, s, s, tid);
   }
 }
 // The top of K-step `step`: waits until its buffer's copies have landed (the mbarrier completes a
@@ -2154,13 +2198,13 @@ inline int wg_ring_wait(__local ulong* landed, const int step) {
 // every warpgroup has, so step - 1's buffer takes the copies of step - 1 + STAGES. The ring then
 // holds the STAGES - 1 K-steps after the one multiplying.
 inline void wg_ring_refill(__local float (*As)[BM * BK], __local float (*Bs)[WG_B_FLOATS],
-                           __local ulong* landed, __global const float* a_tiles,
+                           __local ulong* landed, const WgSourceA a,
                            __global const float* b_tiles, const int step, const int tiles,
                            const int tid) {
   const int next = step - 1 + STAGES;
   if (step >= 1 && next < tiles) {
     barrier(CLK_LOCAL_MEM_FENCE);
-    wg_ring_copy(As, Bs, landed, a_tiles, b_tiles, next, next % STAGES, tid);
+    wg_ring_copy(As, Bs, landed, a, b_tiles, next, next % STAGES, tid);
   }
 }
 
@@ -2250,11 +2294,22 @@ inline void wg_store_c(__global float* C, const int N, const int row0, const int
 }
 
 #if !WG_3X
+// tc-tf32-wg, and tc-tf32-tma, which takes A's tensor map as one more argument.
+#if WG_TMA_A
+__kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_tf32_tma(
+    const int M, const int N, const int K, const float alpha, const float beta,
+    __global const float* restrict A, __global const float* restrict B, __global float* C,
+    __global const ulong* a_map) {
+  // A swizzled by the tensor copies (its header), B transposed in core matrices (header); the
+  // swizzle repeats every 8 rows, so its atoms start at multiples of 8 x BK x 4 bytes (1024).
+  __local float As[STAGES][BM * BK] __attribute__((aligned(1024)));
+#else
 __kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_tf32_wg(
     const int M, const int N, const int K, const float alpha, const float beta,
     __global const float* restrict A, __global const float* restrict B, __global float* C) {
   // A and B transposed, core matrices (header).
   __local float As[STAGES][BM * BK] __attribute__((aligned(128)));
+#endif
   __local float Bs[STAGES][WG_B_FLOATS] __attribute__((aligned(128)));
   __local ulong landed[STAGES];  // the buffers' mbarriers
 
@@ -2264,31 +2319,63 @@ __kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_tf3
   const int2 block = swizzled_block(GROUP_M);
   // A K-step's tiles are contiguous (pack_operand): A's of block row block.x, B's of block
   // column block.y, one tile per K-step.
-  __global const float* a_tiles = A + block.x * (K / BK) * (BM * BK);
+  WgSourceA a;
+  a.tiles = A + block.x * (K / BK) * (BM * BK);
+  a.map = 0;
+  a.row = block.x * BM;
+#if WG_TMA_A
+  a.map = a_map;
+  // The map was written by set_tensor_map_address through the generic proxy; the copies read it
+  // through the tensor-map proxy.
+  if (tid == 0) {
+    asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;\n" ::"l"(a_map)
+                 : "memory");
+  }
+#endif
   __global const float* b_tiles = B + block.y * (K / BK) * WG_B_FLOATS;
 
   float acc[BN / 2];  // the tensor cores' sums (fragments, above)
   _Pragma("unroll") for (int i = 0; i < BN / 2; ++i) acc[i] = 0.0f;
 
   const int tiles = K / BK;
-  wg_ring_start(As, Bs, landed, a_tiles, b_tiles, tiles, tid);
+  wg_ring_start(As, Bs, landed, a, b_tiles, tiles, tid);
   for (int step = 0; step < tiles; ++step) {
     const int buf = wg_ring_wait(landed, step);
     wg_fence();
     _Pragma("unroll") for (int s = 0; s < BK / 8; ++s) {
-      const int a_at = (2 * s * (BM / 8) + 8 * warpgroup) * 32, b_at = 2 * s * (BN / 8) * 32;
-      WG_MMA(BN)
-      (acc, wg_descriptor(&As[buf][a_at], BM * 16, 128),
-       wg_descriptor(&Bs[buf][b_at], BN * 16, 128), 1);
+      const int b_at = 2 * s * (BN / 8) * 32;
+#if WG_TMA_A
+      // The warpgroup's 64 rows, then 8 k (32 bytes) further along them per 8-k step.
+      const ulong a_desc = wg_descriptor_swizzled(&As[buf][warpgroup * 64 * BK + 8 * s]);
+#else
+      const ulong a_desc =
+          wg_descriptor(&As[buf][(2 * s * (BM / 8) + 8 * warpgroup) * 32], BM * 16, 128);
+#endif
+      WG_MMA(BN)(acc, a_desc, wg_descriptor(&Bs[buf][b_at], BN * 16, 128), 1);
     }
     wg_commit();
     wg_wait_all_but_last();  // step - 1's wgmmas are done: their buffer can be refilled
-    wg_ring_refill(As, Bs, landed, a_tiles, b_tiles, step, tiles, tid);
+    wg_ring_refill(As, Bs, landed, a, b_tiles, step, tiles, tid);
   }
   wg_wait_all();
   _Pragma("unroll") for (int i = 0; i < BN / 2; ++i) wg_pin(&acc[i]);
   wg_store_c(C, N, block.x * BM, block.y * BN, alpha, beta, acc);
 }
+
+#if WG_TMA_A
+// set_tensor_map_address: `map` becomes the host's encoding `bytes` (a placeholder address) with
+// A's address in it. One work-item, launched before each GEMM.
+__kernel __attribute__((reqd_work_group_size(1, 1, 1))) void set_tensor_map_address(
+    __global ulong* map, const ulong16 bytes, __global const float* A) {
+  vstore16(bytes, 0, map);
+  asm volatile(
+      "//@arch-specific tensormap.replace.tile.global_address.global.b1024.b64 [%0], %1;\n" ::"l"(
+          map),
+      "l"((ulong)A)
+      : "memory");
+  asm volatile("fence.proxy.tensormap::generic.release.gpu;\n" ::: "memory");
+}
+#endif
 
 #else
 // d (as above) = A (64 x 8) * B (8 x N), plus d where `accumulate`, A in registers: this
@@ -2333,7 +2420,10 @@ __kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_3xt
   const int tid = get_local_id(1) * 128 + get_local_id(0);
   const int2 block = swizzled_block(GROUP_M);
   // A K-step's tiles are contiguous (pack_operand).
-  __global const float* a_tiles = A + block.x * (K / BK) * (BM * BK);
+  WgSourceA a_source;
+  a_source.tiles = A + block.x * (K / BK) * (BM * BK);
+  a_source.map = 0;
+  a_source.row = 0;
   __global const float* b_tiles = B + block.y * (K / BK) * WG_B_FLOATS;
 
   float acc[BN / 2];  // the tensor cores' sums of the current chunk (fragments, above)
@@ -2346,7 +2436,7 @@ __kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_3xt
   _Pragma("unroll") for (int i = 0; i < BN / 2; ++i) total[i] = 0.0f;
 
   const int tiles = K / BK;
-  wg_ring_start(As, Bs, landed, a_tiles, b_tiles, tiles, tid);
+  wg_ring_start(As, Bs, landed, a_source, b_tiles, tiles, tid);
   uint4 big[BK / 8], small[BK / 8];  // the current K-step's parts, which its wgmmas read
   for (int step = 0; step < tiles; ++step) {
     const int buf = wg_ring_wait(landed, step);
@@ -2356,7 +2446,7 @@ __kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_3xt
     }
     // The previous K-step's wgmmas are done with big and small, and with their buffer.
     wg_wait_all();
-    wg_ring_refill(As, Bs, landed, a_tiles, b_tiles, step, tiles, tid);
+    wg_ring_refill(As, Bs, landed, a_source, b_tiles, step, tiles, tid);
     if (step > 0 && step % CHUNK == 0) {  // a chunk's sums, complete, into the FP32 totals
       _Pragma("unroll") for (int i = 0; i < BN / 2; ++i) {
         wg_pin(&acc[i]);
@@ -2398,6 +2488,7 @@ __kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_3xt
 #undef WG_MMA
 #undef WG_B_FLOATS
 #undef WG_3X
+#undef WG_TMA_A
 #undef BM
 #undef BN
 #undef BK

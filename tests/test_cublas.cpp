@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "opencl/cuda_library.hpp"
+#include "cuda/cuda_library.hpp"
 #include "opencl/device.hpp"
 #include "registry/kernels.hpp"
 #include "run_clgemm.hpp"

@@ -22,20 +22,21 @@ LAYERS = {
     "check": {"problem", "util"},
     "opencl": {"util"},
     "cpu": {"util"},
+    "cuda": {"opencl", "util"},
     "session": {"opencl", "check", "problem", "util"},
     "store": {"opencl", "problem", "util"},
-    "registry": {"store", "opencl", "cpu", "check", "problem", "util"},
-    "report": {"registry", "store", "opencl", "check", "problem", "util"},
-    "run": {"report", "registry", "session", "store", "opencl", "cpu", "check", "problem", "util"},
-    "tune": {"run", "report", "registry", "session", "store", "opencl", "check", "problem", "util"},
-    "multi": {"run", "report", "registry", "session", "store", "opencl", "check", "problem",
-              "util"},
+    "registry": {"store", "cuda", "opencl", "cpu", "check", "problem", "util"},
+    "report": {"registry", "store", "cuda", "opencl", "check", "problem", "util"},
+    "run": {"report", "registry", "session", "store", "cuda", "opencl", "cpu", "check", "problem", "util"},
+    "tune": {"run", "report", "registry", "session", "store", "cuda", "opencl", "check", "problem", "util"},
+    "multi": {"run", "report", "registry", "session", "store", "cuda", "opencl", "check",
+              "problem", "util"},
     # The BLAS shim's parts (libclgemm_blas.so's own file, blas_shim.cpp, is not in the core): the
     # records of its threshold live in the store's folders.
     "blas": {"store", "opencl", "problem", "util"},
-    "api": {"run", "registry", "store", "opencl", "problem", "util"},
+    "api": {"run", "registry", "store", "cuda", "opencl", "problem", "util"},
     "commands": {"blas", "tune", "multi", "run", "report", "registry", "session", "store",
-                 "opencl", "cpu", "check", "problem", "util"},
+                 "cuda", "opencl", "cpu", "check", "problem", "util"},
 }
 LAYERS["cli"] = set(LAYERS) - {"cli"}
 

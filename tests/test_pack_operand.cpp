@@ -251,11 +251,12 @@ TEST(PackOperandRounding, BigPlusSmallIsAlmostX) {
   }
 }
 
-// tc-tf32-wg's defaults and other tiles it allows (BM 64/192, BN 64/256, BK 16); tc-3xtf32-wg's
-// defaults and other tiles (two warpgroups, two 8-k steps per K-step).
+// tc-tf32-wg's defaults (128 x 256, BK 32) and other tiles it allows; tc-3xtf32-wg's defaults
+// (64 x 128, BK 16) and other tiles (two or three warpgroups, one 8-k step per K-step).
 INSTANTIATE_TEST_SUITE_P(Tiles, PackOperand,
-                         ::testing::Values(Tiles{128, 128, 8, false}, Tiles{64, 256, 16, false},
-                                           Tiles{192, 64, 8, false}, Tiles{64, 128, 8, true},
+                         ::testing::Values(Tiles{128, 256, 32, false}, Tiles{128, 128, 8, false},
+                                           Tiles{64, 256, 16, false}, Tiles{192, 64, 8, false},
+                                           Tiles{64, 128, 16, true}, Tiles{64, 128, 8, true},
                                            Tiles{128, 64, 16, true}, Tiles{192, 128, 8, true}),
                          [](const auto& info) {
                            return "BM" + std::to_string(info.param.bm) + "_BN" +

@@ -15,7 +15,7 @@
 
 #include "check/memory_check.hpp"
 #include "cpu/cpu_gemm.hpp"
-#include "opencl/cuda_library.hpp"
+#include "cuda/cuda_library.hpp"
 #include "problem/gemm_shape.hpp"
 #include "problem/problem.hpp"
 #include "run/cublas_call.hpp"

@@ -96,10 +96,10 @@ TEST(TensorCoresUnsupportedOn, AmpereAndHopperRunThem) {
   }
 }
 
-// The wgmma of tc-tf32-wg and tc-3xtf32-wg exists on compute capability 9.0 only: not on Ampere,
-// nor on what follows.
+// The wgmma of tc-tf32-wg, tc-tf32-tma and tc-3xtf32-wg exists on compute capability 9.0 only:
+// not on Ampere, nor on what follows.
 TEST(TensorCoresUnsupportedOn, WarpgroupMmaNeedsHopperAndSaysSo) {
-  for (const char* name : {"tc-tf32-wg", "tc-3xtf32-wg"}) {
+  for (const char* name : {"tc-tf32-wg", "tc-tf32-tma", "tc-3xtf32-wg"}) {
     SCOPED_TRACE(name);
     const auto& wg = registryVariant(name);
     EXPECT_EQ(clgemm::unsupportedOn(wg, nvidiaGpu(9, 0)), std::nullopt);
@@ -369,6 +369,30 @@ TEST(TensorCoresConstraints, TheWarpgroupRingTakesTwoToEightBuffers) {
   }
 }
 
+// tc-tf32-tma's tensor copies lay a row of A's tile out in one swizzle of 32, 64 or 128 bytes, and
+// a copy's box has at most 256 rows; A is not packed, B is, and a helper writes A's tensor map.
+TEST(TensorCoresConstraints, TheTensorCopiesTakeRowsOf8To32FloatsAndBoxesOfAtMost256) {
+  for (const char* bk : {"BK=8", "BK=16", "BK=32"})
+    EXPECT_EQ(violations("tc-tf32-tma", {bk}), std::nullopt) << bk;
+  for (const char* bk : {"BK=24", "BK=64"}) {
+    const std::string why = refused("tc-tf32-tma", {bk});
+    EXPECT_NE(why.find(std::string(bk) + " must be 8, 16 or 32"), std::string::npos) << why;
+  }
+  EXPECT_EQ(violations("tc-tf32-wg", {"BK=64"}), std::nullopt);  // packed A has no such limit
+  const std::string bm = refused("tc-tf32-tma", {"BM=320", "BN=64", "STAGES=2"});
+  EXPECT_NE(bm.find("BM=320 must be at most 256"), std::string::npos) << bm;
+
+  const auto& tma = registryVariant("tc-tf32-tma");
+  EXPECT_EQ(tma.pack_planes, (std::array<int, 2>{0, 1}));
+  EXPECT_EQ(tma.pack_entry, "pack_operand");
+  EXPECT_EQ(tma.tensor_map_entry, "set_tensor_map_address");
+  ASSERT_TRUE(tma.a_box);
+  EXPECT_EQ(tma.a_box(definesOf(tma, {})), (std::pair<int, int>{128, 32}));
+  EXPECT_TRUE(registryVariant("tc-tf32-wg").tensor_map_entry.empty());
+  // The same ring as tc-tf32-wg's: a tile of A and one of B per buffer, and an mbarrier.
+  EXPECT_EQ(tma.local_mem_bytes(definesOf(tma, {})), 3u * (128 + 256) * 32 * 4 + 3 * 8);
+}
+
 TEST(TensorCoresConstraints, LocalMemoryOfTheDefaults) {
   for (const auto& name : kTensorCore) {
     const auto& v = registryVariant(name);
@@ -402,7 +426,8 @@ TEST(TensorCoresKernelsCl, TheirSectionIsCompiledOnlyWhenNamed) {
 TEST(TensorCoresKernelsCl, TheWarpgroupSectionMasksEveryWgmmaInstruction) {
   const std::string text = clgemm_test::sourceKernels();
   EXPECT_NE(
-      text.find("\n#if defined(KERNEL_gemm_tc_tf32_wg) || defined(KERNEL_gemm_tc_3xtf32_wg)\n"),
+      text.find("\n#if defined(KERNEL_gemm_tc_tf32_wg) || defined(KERNEL_gemm_tc_tf32_tma) || "
+                "defined(KERNEL_gemm_tc_3xtf32_wg)\n"),
       std::string::npos);
   // Every wgmma instruction behind the marker (the first build targets sm_90, where they would
   // not assemble), and at least the ones the pipeline needs.
@@ -418,6 +443,11 @@ TEST(TensorCoresKernelsCl, TheWarpgroupSectionMasksEveryWgmmaInstruction) {
     ++masked;
   }
   EXPECT_GE(masked, 7u);  // fence, commit, two waits, three shapes
+  // tc-tf32-tma's tensormap.replace is sm_90a's too.
+  const std::size_t replace = text.find("tensormap.replace");
+  ASSERT_NE(replace, std::string::npos);
+  const std::size_t line = text.rfind('\n', replace) + 1;
+  EXPECT_NE(text.substr(line, replace - line).find(clgemm::kArchSpecificMarker), std::string::npos);
 }
 
 TEST(TensorCoresKernelsCl, TheWholeFileBuildsOnTheDeviceWithoutThem) {

@@ -8,7 +8,7 @@
 #include "commands/multi_device.hpp"
 #include "commands/problem_input.hpp"
 #include "opencl/cl_check.hpp"
-#include "opencl/cuda_library.hpp"
+#include "cuda/cuda_library.hpp"
 #include "opencl/device.hpp"
 #include "opencl/kernel_source.hpp"
 #include "problem/problem.hpp"

@@ -1,5 +1,5 @@
 // The baselines: the vendor libraries every kernel is compared with (CLBlast, OpenBLAS, cuBLAS).
-#include "opencl/cuda_library.hpp"
+#include "cuda/cuda_library.hpp"
 #include "opencl/device.hpp"
 #include "registry/families.hpp"
 

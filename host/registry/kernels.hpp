@@ -168,8 +168,18 @@ struct Variant {
   std::string pack_entry;
   std::function<LaunchShape(int rows, int cols)> pack_shape;
   // Floats the packing writes per element of padded A and of padded B: 1, or 2 where it splits
-  // each value into two planes (3xTF32's big and small parts).
+  // each value into two planes (3xTF32's big and small parts), or 0 where the operand is not
+  // packed (A read through a tensor map, below).
   std::array<int, 2> pack_planes = {1, 1};
+
+  // Optional: the GEMM reads A by bulk tensor copies (tc-tf32-tma) through a tensor map
+  // (cuda/tensor_map.hpp) of the A it is given, packed row-major (copied so where it is not
+  // stored so, or padded), in boxes of `a_box` (rows, columns). The map is encoded on the host
+  // with a placeholder address; the helper `tensor_map_entry` (map, the 128 bytes as a ulong16,
+  // A) writes it with A's address into a scratch buffer before each GEMM, which takes that buffer
+  // as its argument after C.
+  std::string tensor_map_entry;
+  std::function<std::pair<int, int>(const ResolvedDefines&)> a_box;
 
   // The copy helper (every OpenCL variant: copy_matrix, set by openClVariant) and, optionally,
   // padding copies, for sizes where the GEMM runs faster on tile multiples than with bounds

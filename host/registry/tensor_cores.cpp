@@ -1,5 +1,6 @@
 // The tensor-core kernels (NVIDIA only, inline PTX): tc-tf32 and tc-3xtf32 on mma.sync, and
 // tc-tf32-wg and tc-3xtf32-wg on Hopper's warpgroup MMA.
+#include <algorithm>
 #include <limits>
 
 #include "opencl/device.hpp"
@@ -130,10 +131,11 @@ std::optional<std::string> withoutWarpgroupMma(const DeviceInfo& device) {
 // same ring of local buffers that bulk copies fill. tc-3xtf32-wg (`split`) packs B as two planes,
 // big and small parts, and A unsplit, which its work-items split in registers; it also has CHUNK
 // and TOTALS_MEM (`extra`): how many K-steps the tensor cores sum before the FP32 totals take the
-// sums, and where those totals live.
+// sums, and where those totals live. tc-tf32-tma (`a_by_tensor_copy`) packs B only and reads A
+// through a tensor map.
 Variant warpgroupFamily(std::string name, std::string entry, Arithmetic arithmetic, bool split,
                         std::vector<Param> extra, std::string summary, std::string builds_on,
-                        std::string adds) {
+                        std::string adds, bool a_by_tensor_copy = false) {
   std::vector<Param> params = {
       {"BM",
        split ? 64 : 128,
@@ -155,7 +157,7 @@ Variant warpgroupFamily(std::string name, std::string entry, Arithmetic arithmet
   v.arithmetic = arithmetic;
   v.fp64 = false;  // TF32 tensor cores: single precision only
   v.unsupported = withoutWarpgroupMma;
-  v.constraints = [split](const ResolvedDefines& d) {
+  v.constraints = [split, a_by_tensor_copy](const ResolvedDefines& d) {
     std::vector<std::string> errors;
     requireAtLeast(errors, d, {"BM", "BN", "BK", "STAGES", "GROUP_M"}, 1);
     if (split) {
@@ -175,9 +177,16 @@ Variant warpgroupFamily(std::string name, std::string entry, Arithmetic arithmet
                        "take all 256 registers)");
     else if (bn != 64 && bn != 128 && bn != 256)
       errors.push_back("BN=" + std::to_string(bn) + " must be 64, 128 or 256 (the wgmma's N)");
-    if (d.param("BK") % 8 != 0)
-      errors.push_back("BK=" + std::to_string(d.param("BK")) +
-                       " must be a multiple of 8 (a wgmma's k-step)");
+    const int bk = d.param("BK");
+    if (a_by_tensor_copy && bk != 8 && bk != 16 && bk != 32)
+      errors.push_back("BK=" + std::to_string(bk) +
+                       " must be 8, 16 or 32 (a tile row of A in the tensor copies' swizzle of 32, "
+                       "64 or 128 bytes)");
+    else if (bk % 8 != 0)
+      errors.push_back("BK=" + std::to_string(bk) + " must be a multiple of 8 (a wgmma's k-step)");
+    if (a_by_tensor_copy && d.param("BM") > 256)
+      errors.push_back("BM=" + std::to_string(d.param("BM")) +
+                       " must be at most 256 (the rows of a tensor copy's box)");
     if (d.param("STAGES") < 2 || d.param("STAGES") > 8)
       errors.push_back("STAGES=" + std::to_string(d.param("STAGES")) +
                        " must be 2 to 8 (one buffer multiplies while the others fill)");
@@ -187,8 +196,8 @@ Variant warpgroupFamily(std::string name, std::string entry, Arithmetic arithmet
     const std::size_t bm = std::size_t(d.param("BM")), bn = std::size_t(d.param("BN"));
     return blockShape(m, n, bm, bn, 128, bm / 64, "128 x BM/64");
   };
-  // Floats per element of packed A and B.
-  const std::array<int, 2> planes = split ? std::array<int, 2>{1, 2} : std::array<int, 2>{1, 1};
+  // Floats per element of packed A and B (none for A read through a tensor map).
+  const std::array<int, 2> planes = {a_by_tensor_copy ? 0 : 1, split ? 2 : 1};
   // FP32 only (fp64 is false): the element size is always a float's.
   v.local_mem_bytes = [planes](const ResolvedDefines& d, std::size_t) {
     const std::size_t stages = std::size_t(d.param("STAGES"));
@@ -229,15 +238,27 @@ Variant warpgroupFamily(std::string name, std::string entry, Arithmetic arithmet
   v.global_bytes = [planes](const ResolvedDefines& d, int m, int n, int k, std::size_t) {
     const PaddedSizes p = exactTilesOrPadded(d, m, n, k).value_or(PaddedSizes{m, n, k});
     const double packed_a = planes[0] * double(p.m) * p.k, packed_b = planes[1] * double(p.n) * p.k;
-    // The GEMM reads packed A once per block column and packed B once per block row; packing
-    // reads A and B and writes them packed; C, where padded, is copied in and out.
-    double bytes = double(sizeof(float)) *
-                   (packed_a * (p.n / d.param("BN")) + packed_b * (p.m / d.param("BM")) +
-                    double(m) * k + double(k) * n + packed_a + packed_b);
+    // The GEMM reads A (packed, or as it is where it comes by tensor copies) once per block
+    // column and packed B once per block row; packing reads what it packs and writes it packed;
+    // A by tensor copies is copied in where padded, and C, where padded, in and out.
+    const double gemm_a = std::max(packed_a, double(p.m) * p.k);
+    double bytes =
+        double(sizeof(float)) * (gemm_a * (p.n / d.param("BN")) + packed_b * (p.m / d.param("BM")) +
+                                 double(k) * n + packed_b);
+    if (planes[0] > 0)
+      bytes += double(sizeof(float)) * (double(m) * k + packed_a);
+    else if (p.m != m || p.k != k)
+      bytes += double(sizeof(float)) * (double(m) * k + double(p.m) * p.k);
     if (p.m != m || p.n != n)
       bytes += double(sizeof(float)) * 2.0 * (double(m) * n + double(p.m) * p.n);
     return bytes;
   };
+  if (a_by_tensor_copy) {
+    v.tensor_map_entry = "set_tensor_map_address";
+    v.a_box = [](const ResolvedDefines& d) {
+      return std::pair<int, int>{d.param("BM"), d.param("BK")};
+    };
+  }
   return v;
 }
 
@@ -252,6 +273,20 @@ Variant tcTf32Wg() {
       "one instruction per tile) fill a STAGES-deep ring of local buffers without passing values "
       "through registers; a helper kernel first packs A and B (transposed, as TF32 wgmma reads "
       "both k-major) tile by tile, so each K-step's copy is contiguous");
+}
+
+Variant tcTf32Tma() {
+  return warpgroupFamily(
+      "tc-tf32-tma", "gemm_tc_tf32_tma", Arithmetic::kTf32, false, {},
+      "NVIDIA Hopper tensor cores as tc-tf32-wg, A read straight from its matrix by 2-D bulk "
+      "tensor copies (tensor map from the CUDA driver), only B packed; A truncated to TF32 by the "
+      "tensor cores, B rounded",
+      "tc-tf32-wg",
+      "drops A's packing pass: work-item 0 copies each K-step's BM x BK box of A with "
+      "cp.async.bulk.tensor, which lays it out swizzled as wgmma's k-major operand; the tensor map "
+      "is encoded on the host by libcuda's cuTensorMapEncodeTiled and given A's address on the "
+      "device by a one-work-item helper before each GEMM",
+      true);
 }
 
 Variant tc3xTf32Wg() {
@@ -283,10 +318,7 @@ Variant tc3xTf32Wg() {
 
 std::vector<Variant> tensorCoreVariants() {
   return {
-      tcTf32(),
-      tc3xTf32(),
-      tcTf32Wg(),
-      tc3xTf32Wg(),
+      tcTf32(), tc3xTf32(), tcTf32Wg(), tcTf32Tma(), tc3xTf32Wg(),
   };
 }
 

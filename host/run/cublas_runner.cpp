@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "check/memory_check.hpp"
-#include "opencl/cuda_library.hpp"
+#include "cuda/cuda_library.hpp"
 #include "opencl/device.hpp"
 #include "run/cublas_call.hpp"
 #include "run/variant_runner.hpp"

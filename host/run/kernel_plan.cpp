@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "cuda/tensor_map.hpp"
 #include "opencl/cl_check.hpp"
 #include "util/errors.hpp"
 
@@ -62,6 +63,7 @@ KernelPlan::KernelPlan(const Variant& variant, const ResolvedDefines& defines,
   checkConstraints(variant, defines);
   if (variant.padding) padded_ = variant.padding(defines, rm_.m, rm_.n, rm_.k);
   packing_ = !variant.pack_entry.empty();
+  if (packing_) pack_planes_ = variant.pack_planes;
   // Only kernels that take shapes read offsets; the packing helper reads none.
   if (packing_ && (rm_.a.offset != 0 || rm_.b.offset != 0 || rm_.c.offset != 0))
     throw UsageError(variant.name + " takes no matrix offsets");
@@ -78,10 +80,9 @@ KernelPlan::KernelPlan(const Variant& variant, const ResolvedDefines& defines,
   for (const Copy c : {kAIn, kBIn, kCIn, kCOut})
     if (copy_needed_[c])
       checkVariantConfig(info_, variant, defines, copyShape(variant, c), element_bytes);
-  if (packing_) {
-    for (const int operand : {0, 1})
+  for (const int operand : {0, 1})
+    if (packs(operand))
       checkVariantConfig(info_, variant, defines, packShape(variant, operand), element_bytes);
-  }
   const std::string options =
       kernelBuildOptions(variant, defines, precision, rm_, info_, extra_options, &derived_);
   const BuiltProgram& built = target.programs.get(options);
@@ -93,11 +94,14 @@ KernelPlan::KernelPlan(const Variant& variant, const ResolvedDefines& defines,
   checkBuiltKernel(info_, variant, gemm_.shape, figures_);
   if (!variant.transpose_b_entry.empty())
     transpose_ = helperLaunch(built, variant, variant.transpose_b_entry, transpose_shape);
-  if (packing_) {
-    pack_planes_ = variant.pack_planes;
-    for (const int operand : {0, 1})
-      packs_.push_back(
-          helperLaunch(built, variant, variant.pack_entry, packShape(variant, operand)));
+  for (const int operand : {0, 1})
+    if (packs(operand))
+      packs_[std::size_t(operand)] =
+          helperLaunch(built, variant, variant.pack_entry, packShape(variant, operand));
+  if (!variant.tensor_map_entry.empty()) {
+    a_box_ = variant.a_box(defines);
+    tensor_map_ = helperLaunch(built, variant, variant.tensor_map_entry,
+                               LaunchShape{{1, 1}, {1, 1}, "one work-item"});
   }
   for (const Copy c : {kAIn, kBIn, kCIn, kCOut})
     if (copy_needed_[c])
@@ -124,8 +128,8 @@ void KernelPlan::chooseCopies() {
     return stored.rows != rows || stored.cols != cols ||
            (copies_shape && (!stored.packedRowMajor() || stored.offset != 0));
   };
-  copy_needed_[kAIn] = !packing_ && needed(rm_.a, g.m, g.k);
-  copy_needed_[kBIn] = !packing_ && needed(rm_.b, g.k, g.n);
+  copy_needed_[kAIn] = !packs(0) && needed(rm_.a, g.m, g.k);
+  copy_needed_[kBIn] = !packs(1) && needed(rm_.b, g.k, g.n);
   copy_needed_[kCIn] = copy_needed_[kCOut] = needed(rm_.c, g.m, g.n);
 }
 
@@ -178,7 +182,6 @@ LaunchShape KernelPlan::packShape(const Variant& variant, int operand) const {
 // for them): B transposed, the copies (each packed, its ld its width), the packed operands.
 void KernelPlan::allocateScratch(const ScratchAllocator& scratch) {
   if (allocated_) return;
-  allocated_ = true;
   const PaddedSizes g = gemmSize();
   const auto copy = [&](Copy c, const char* matrix) {
     const auto [rows, cols] = copySize(c);
@@ -194,9 +197,19 @@ void KernelPlan::allocateScratch(const ScratchAllocator& scratch) {
     const auto planes = [&](int operand) {
       return std::size_t(pack_planes_[std::size_t(operand)]);
     };
-    a_packed_ = scratch(planes(0) * std::size_t(g.m) * std::size_t(g.k), "A packed");
-    b_packed_ = scratch(planes(1) * std::size_t(g.n) * std::size_t(g.k), "B packed");
+    if (packs(0)) a_packed_ = scratch(planes(0) * std::size_t(g.m) * std::size_t(g.k), "A packed");
+    if (packs(1)) b_packed_ = scratch(planes(1) * std::size_t(g.n) * std::size_t(g.k), "B packed");
   }
+  if (tensor_map_) {
+    // A as the GEMM reads it: the caller's, packed row-major, or its copy (chooseCopies). Encoded
+    // here, at the first call, so that a driver that cannot (CudaError) fails the run, not the
+    // plan.
+    a_map_bytes_ = encodeSwizzledFloatTiles(info_, g.m, g.k, g.k, a_box_.first, a_box_.second);
+    // 128 bytes, as many floats (this variant's element type) as a tensor map takes.
+    a_map_ = scratch(sizeof(TensorMapBytes) / sizeof(float), "A's tensor map");
+  }
+  // Only once all is there: a call after a failed one tries again rather than run without it.
+  allocated_ = true;
 }
 
 // The copies' arguments (source rows, cols, ld, transposed, buffer, offset; destination rows,
@@ -231,7 +244,8 @@ void KernelPlan::bindPacks(const PlanOperands& o) {
   const PaddedSizes size = gemmSize();
   const auto args = [&](int operand, const MatrixStorage& src_storage, const cl::Buffer& src,
                         int rows, const cl::Buffer& dst) {
-    cl::Kernel& kernel = packs_[std::size_t(operand)].kernel;
+    if (!packs(operand)) return;
+    cl::Kernel& kernel = packs_[std::size_t(operand)]->kernel;
     kernel.setArg(0, operand);
     kernel.setArg(1, src_storage.rows);
     kernel.setArg(2, src_storage.cols);
@@ -276,6 +290,12 @@ std::vector<Launch> KernelPlan::bind(const PlanOperands& o, double alpha, double
     k.setArg(5, allocated(a_packed_) ? a_packed_ : allocated(a_copy_) ? a_copy_ : kernelA(o));
     k.setArg(6, allocated(b_packed_) ? b_packed_ : transpose_ ? bt_ : gemm_b);
     k.setArg(7, allocated(c_copy_) ? c_copy_ : o.c);
+    if (tensor_map_) {
+      tensor_map_->kernel.setArg(0, a_map_);
+      tensor_map_->kernel.setArg(1, sizeof(a_map_bytes_), a_map_bytes_.data());
+      tensor_map_->kernel.setArg(2, allocated(a_copy_) ? a_copy_ : kernelA(o));
+      k.setArg(8, a_map_);
+    }
     if (shapes_in_kernel_) {
       // Copies are packed and start at 0: a matrix the kernel reads as stored keeps its leading
       // dimension and offset.
@@ -296,7 +316,9 @@ std::vector<Launch> KernelPlan::bind(const PlanOperands& o, double alpha, double
   if (allocated(b_copy_)) launches.push_back(copies_[kBIn]);
   if (allocated(c_copy_) && beta != 0.0) launches.push_back(copies_[kCIn]);
   if (transpose_) launches.push_back(*transpose_);
-  for (const Launch& pack : packs_) launches.push_back(pack);
+  for (const auto& pack : packs_)
+    if (pack) launches.push_back(*pack);
+  if (tensor_map_) launches.push_back(*tensor_map_);
   launches.push_back(gemm_);
   if (allocated(c_copy_)) launches.push_back(copies_[kCOut]);
   return launches;

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "cuda/tensor_map.hpp"
 #include "opencl/device.hpp"
 #include "opencl/opencl.hpp"
 #include "opencl/program.hpp"
@@ -97,10 +98,16 @@ class KernelPlan {
   bool shapes_in_kernel_ = false;
   Launch gemm_;
   std::optional<Launch> transpose_;
-  // Packing: the helper's launches for A and B.
+  // Packing: the helper's launches for A and B (none for an operand of 0 planes).
   bool packing_ = false;
-  std::vector<Launch> packs_;
+  std::array<std::optional<Launch>, 2> packs_;
   std::array<int, 2> pack_planes_ = {1, 1};
+  bool packs(int operand) const { return packing_ && pack_planes_[std::size_t(operand)] > 0; }
+  // A's tensor map (variant.tensor_map_entry): the host's encoding and the helper that writes it,
+  // with A's address, into a_map_ before each GEMM.
+  std::optional<Launch> tensor_map_;
+  std::pair<int, int> a_box_;  // the rows and columns of A each tensor copy moves
+  TensorMapBytes a_map_bytes_{};
   // Copies: the padded problem, which copies are made, their launches.
   std::optional<PaddedSizes> padded_;
   std::array<bool, 4> copy_needed_{};
@@ -108,7 +115,7 @@ class KernelPlan {
   // The scratch matrices, allocated at the first bind: B transposed, the copies, the packed
   // operands (null where not needed).
   bool allocated_ = false;
-  cl::Buffer bt_, a_copy_, b_copy_, c_copy_, a_packed_, b_packed_;
+  cl::Buffer bt_, a_copy_, b_copy_, c_copy_, a_packed_, b_packed_, a_map_;
   KernelFigures figures_;
   std::vector<ResolvedDefine> derived_;
 };

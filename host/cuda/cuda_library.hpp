@@ -3,7 +3,7 @@
 // machines it runs on may have the libraries but no compiler, so nothing of CUDA is needed at build
 // time: the few C functions and constants clgemm calls are declared here, from the CUDA runtime's
 // and the cuBLAS v2 API's C ABI, which has stayed the same from CUDA 11 to 13. Only
-// cuda_library.cpp knows dlopen.
+// cuda_library.cpp and tensor_map.cpp (libcuda, its own) know dlopen.
 #pragma once
 
 #include <cstddef>

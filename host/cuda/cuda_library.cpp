@@ -1,4 +1,4 @@
-#include "opencl/cuda_library.hpp"
+#include "cuda/cuda_library.hpp"
 
 #include <dlfcn.h>
 
