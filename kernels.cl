@@ -1912,6 +1912,37 @@ inline float pack_load(__global const float* src, const int operand, const int s
   return src[transposed ? c * ld + r : r * ld + c];
 }
 
+// pack_operand's second half: the work-group's 32 x 32 block (block[row][k], rows r0 ..., k from
+// k0) written to its packed places, in tiles of tile_rows (BM for A, operand 0; BN for B).
+inline void pack_store(__local float (*block)[33], __global float* restrict dst, const int r0,
+                       const int k0, const int rows, const int cols, const int tile_rows,
+                       const int operand) {
+  const int x = get_local_id(0), y = get_local_id(1);
+  _Pragma("unroll") for (int i = 0; i < 4; ++i) {
+    // Element e of the block's 32 core matrices (4 row groups x 8 k-quads), 32 floats each.
+    const int e = y * 32 + x + 256 * i, matrix = e / 32, w = e % 32;
+    const int row = 8 * (matrix % 4) + w / 4, k = 4 * (matrix / 4) + w % 4;
+    const int r = r0 + row, kk = k0 + k;
+    if (r < rows && kk < cols) {
+      const int tile = (r / tile_rows) * (cols / PACK_BK) + kk / PACK_BK;
+      const int at = wg_at(tile_rows, r % tile_rows, (kk % PACK_BK) / 4) + kk % 4;
+      const int size = tile_rows * PACK_BK;
+      const float v = block[row][k];
+      const float big = as_float(tc_tf32(v));
+#if PACK_SPLIT
+      if (operand == 0) {
+        dst[tile * size + wg_fragment_at(tile_rows, r % tile_rows, kk % PACK_BK)] = v;
+      } else {
+        dst[2 * tile * size + at] = big;
+        dst[2 * tile * size + size + at] = as_float(tc_tf32(v - big));  // v - big is exact
+      }
+#else
+      dst[tile * size + at] = big;
+#endif
+    }
+  }
+}
+
 // pack_operand: operand 0, A (M x K), or operand 1, B transposed (N x K), read from its source
 // (src_rows x src_cols, the operand M x K or K x N, stored as src_ld and src_transposed say: the
 // shape costs no extra pass) and written as `rows` x `cols` (padded rows and K), zeros outside
@@ -1940,30 +1971,13 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
                                       r0 + x, k0 + y + 8 * i);
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  const int tile_rows = operand == 0 ? PACK_BM : PACK_BN;
-  _Pragma("unroll") for (int i = 0; i < 4; ++i) {
-    // Element e of the block's 32 core matrices (4 row groups x 8 k-quads), 32 floats each.
-    const int e = y * 32 + x + 256 * i, matrix = e / 32, w = e % 32;
-    const int row = 8 * (matrix % 4) + w / 4, k = 4 * (matrix / 4) + w % 4;
-    const int r = r0 + row, kk = k0 + k;
-    if (r < rows && kk < cols) {
-      const int tile = (r / tile_rows) * (cols / PACK_BK) + kk / PACK_BK;
-      const int at = wg_at(tile_rows, r % tile_rows, (kk % PACK_BK) / 4) + kk % 4;
-      const int size = tile_rows * PACK_BK;
-      const float x = block[row][k];
-      const float big = as_float(tc_tf32(x));
-#if PACK_SPLIT
-      if (operand == 0) {
-        dst[tile * size + wg_fragment_at(tile_rows, r % tile_rows, kk % PACK_BK)] = x;
-      } else {
-        dst[2 * tile * size + at] = big;
-        dst[2 * tile * size + size + at] = as_float(tc_tf32(x - big));  // x - big is exact
-      }
-#else
-      dst[tile * size + at] = big;
-#endif
-    }
-  }
+  // Each operand's call has its tile height as a constant, so that the index arithmetic per value
+  // (divisions and remainders by it) compiles to shifts: with it a kernel argument, that
+  // arithmetic held the pass to half the H100's bandwidth (docs/performance.md).
+  if (operand == 0)
+    pack_store(block, dst, r0, k0, rows, cols, PACK_BM, 0);
+  else
+    pack_store(block, dst, r0, k0, rows, cols, PACK_BN, 1);
 }
 #undef PACK_BM
 #undef PACK_BN
