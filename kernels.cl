@@ -2038,7 +2038,8 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
 // memory straight into registers, two K-steps ahead, A held this kernel at 100 TFLOP/s; from local
 // memory it arrives in time: docs/performance.md.) As the wgmma reads those registers while it
 // runs, the next split must wait for it: the wait (wgmma.wait_group 0) comes after the next step's
-// barrier and copies, which the tensor cores overlap.
+// reads of A from local memory, which the tensor cores overlap, and before the refill of the
+// buffer those wgmmas read.
 // The tensor cores' FP32 sums truncate, and over a long K that bias exceeds FP32's error
 // (tc-tf32/tc-3xtf32's header), so they sum only CHUNK K-steps: then the work-item adds their sums
 // to FP32 totals with ordinary, rounded adds, and the next wgmma starts a fresh sum (scale-d = 0).
