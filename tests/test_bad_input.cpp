@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "report/kernel_figures.hpp"
 #include "run_clgemm.hpp"
 #include "unsupported.hpp"
 
@@ -1181,7 +1182,7 @@ std::map<std::string, std::string> pastDeviceLimits() {
   return {
       {"@SIDE_PAST_MAX_WG@", std::to_string(past_square(device.max_work_group_size))},
       {"@REGTILE2D_1024_TSK_PAST_LOCAL_MEM@",
-       std::to_string(device.local_mem_bytes / regtile2d_bytes_per_k + 1)},
+       std::to_string(clgemm::groupLocalMemLimit(device) / regtile2d_bytes_per_k + 1)},
       {"@SIDE_PAST_MAX_ALLOC@", std::to_string(past_square(max_floats))},
       {"@K_PAST_MAX_ALLOC_AT_M64@", std::to_string(max_floats / 64 + 1)},
   };

@@ -93,7 +93,8 @@ TensorMapBytes encodeSwizzledFloatTiles(const DeviceInfo& device, int rows, int 
   CuResult r = device.pci ? d.cuDeviceGetByPCIBusId(&cu_device, pciBusId(*device.pci).c_str())
                           : d.cuDeviceGet(&cu_device, 0);
   if (r != 0) throw CudaError(what + ": no CUDA device for " + device.name + ": " + d.errorName(r));
-  // One retained context per process is enough: it is never released, as CUDA tears down at exit.
+  // The primary context is one per device: retaining it again only counts, and it is never
+  // released (CUDA tears it down at exit), so a second map costs no new context.
   static std::mutex mutex;
   const std::lock_guard<std::mutex> lock(mutex);
   CuContext context = nullptr;

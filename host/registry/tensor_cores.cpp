@@ -1,6 +1,5 @@
 // The tensor-core kernels (NVIDIA only, inline PTX): tc-tf32 and tc-3xtf32 on mma.sync, and
 // tc-tf32-wg and tc-3xtf32-wg on Hopper's warpgroup MMA.
-#include <algorithm>
 #include <limits>
 
 #include "opencl/device.hpp"
@@ -241,7 +240,7 @@ Variant warpgroupFamily(std::string name, std::string entry, Arithmetic arithmet
     // The GEMM reads A (packed, or as it is where it comes by tensor copies) once per block
     // column and packed B once per block row; packing reads what it packs and writes it packed;
     // A by tensor copies is copied in where padded, and C, where padded, in and out.
-    const double gemm_a = std::max(packed_a, double(p.m) * p.k);
+    const double gemm_a = double(p.m) * p.k;  // one plane, packed or not
     double bytes =
         double(sizeof(float)) * (gemm_a * (p.n / d.param("BN")) + packed_b * (p.m / d.param("BM")) +
                                  double(k) * n + packed_b);

@@ -81,11 +81,12 @@ void checkBuiltKernel(const DeviceInfo& info, const Variant& variant, const Laun
         " work-items, but the compiled kernel allows " + std::to_string(figures.max_group_items) +
         " (CL_KERNEL_WORK_GROUP_SIZE, lowered by its register use); change " + shape.local_from);
   }
-  if (figures.local_bytes > groupLocalMemLimit(info)) {
+  const std::uint64_t local_limit = groupLocalMemLimit(info);
+  if (figures.local_bytes > local_limit) {
     throw UsageError(variant.name + ": the compiled kernel uses " +
                      std::to_string(figures.local_bytes) +
                      " bytes of local memory, a work-group may have " +
-                     std::to_string(groupLocalMemLimit(info)) + "; make the tiles smaller");
+                     std::to_string(local_limit) + "; make the tiles smaller");
   }
 }
 
