@@ -1901,84 +1901,159 @@ inline int wg_fragment_at(const int rows, const int row, const int k) {
   return (((k / 8) * (rows / 64) + row / 64) * 128 + item) * 4 + value;
 }
 
-// Element (row, k) of the operand's packed form (A: A(row, k); B transposed: B(k, row)), read
-// from the source as stored (the logical src_rows x src_cols operand, element (r, c) at
-// transposed ? c * ld + r : r * ld + c), or 0 outside it.
-inline float pack_load(__global const float* src, const int operand, const int src_rows,
-                       const int src_cols, const int ld, const int transposed, const int row,
-                       const int k) {
-  const int r = operand == 0 ? row : k, c = operand == 0 ? k : row;
-  if (r >= src_rows || c >= src_cols) return 0.0f;
-  return src[transposed ? c * ld + r : r * ld + c];
+// A work-group packs a block of PACK_BLOCK rows x PACK_BLOCK k through local memory, 16 floats
+// per work-item: four 16-byte loads in flight each, where the first version moved 32 x 32 blocks
+// one float per access. This one runs at the bandwidth: both passes of tc-tf32-wg at 8192^3 in
+// 0.38 ms on the H100, 2.8 TB/s, the same as with the stores made linear (docs/performance.md).
+#define PACK_BLOCK 64
+
+// The block in local memory: rows of 64 floats, each row's 16-byte chunks (4 k) permuted by the
+// row, chunk k/4 at (k/4) ^ swizzle(row). Every access below is one chunk per work-item (or one
+// float of a chunk), and the permutation puts the chunks of the 8 work-items that share a bank
+// cycle in 8 different groups of 4 banks: 8 consecutive rows (the stores to global memory walk
+// down the rows), rows 4 apart (the transposing loads), or 8 chunks of one row (the loads along
+// k).
+inline int pack_local_at(const int row, const int k) {
+  const int swizzle = (row % 8) ^ ((row / 8) % 4);
+  return row * PACK_BLOCK + (((k / 4) ^ swizzle) * 4) + k % 4;
 }
 
-// pack_operand's second half: the work-group's 32 x 32 block (block[row][k], rows r0 ..., k from
-// k0) written to its packed places, in tiles of tile_rows (BM for A, operand 0; BN for B).
-inline void pack_store(__local float (*block)[33], __global float* restrict dst, const int r0,
+inline float4 pack_tf32(const float4 v) {
+  return (float4)(as_float(tc_tf32(v.x)), as_float(tc_tf32(v.y)), as_float(tc_tf32(v.z)),
+                  as_float(tc_tf32(v.w)));
+}
+
+// Element (row, k) of the operand as stored: along its lines (A untransposed, B transposed: line
+// `row`, element k) or across them (line k, element `row`); 0 outside the operand's rows x ks.
+inline float pack_load(__global const float* src, const int along_k, const int ld,
+                       const int src_rows, const int src_ks, const int row, const int k) {
+  if (row >= src_rows || k >= src_ks) return 0.0f;
+  return src[along_k ? row * ld + k : k * ld + row];
+}
+
+// pack_operand's second half for the core-matrix layouts (tc-tf32-wg's A and B, tc-3xtf32-wg's
+// B): chunk (row, 4 kq) of the block to its packed place in tiles of tile_rows (BM for A, BN for
+// B) x PACK_BK, rounded (as two planes with PACK_SPLIT). A warp takes 32 consecutive rows of one
+// chunk column: four whole core matrices, 512 contiguous bytes.
+inline void pack_store(__local const float* block, __global float* restrict dst, const int r0,
                        const int k0, const int rows, const int cols, const int tile_rows,
-                       const int operand) {
-  const int x = get_local_id(0), y = get_local_id(1);
+                       const int t) {
+  const int size = tile_rows * PACK_BK;
   _Pragma("unroll") for (int i = 0; i < 4; ++i) {
-    // Element e of the block's 32 core matrices (4 row groups x 8 k-quads), 32 floats each.
-    const int e = y * 32 + x + 256 * i, matrix = e / 32, w = e % 32;
-    const int row = 8 * (matrix % 4) + w / 4, k = 4 * (matrix / 4) + w % 4;
-    const int r = r0 + row, kk = k0 + k;
+    const int row = t % PACK_BLOCK, kq = t / PACK_BLOCK + 4 * i;
+    const int r = r0 + row, kk = k0 + 4 * kq;
+    // cols is a multiple of PACK_BK, so of 8: a chunk is in or out whole.
     if (r < rows && kk < cols) {
+      const float4 v = vload4(0, block + pack_local_at(row, 4 * kq));
       const int tile = (r / tile_rows) * (cols / PACK_BK) + kk / PACK_BK;
-      const int at = wg_at(tile_rows, r % tile_rows, (kk % PACK_BK) / 4) + kk % 4;
-      const int size = tile_rows * PACK_BK;
-      const float v = block[row][k];
-      const float big = as_float(tc_tf32(v));
+      const int at = wg_at(tile_rows, r % tile_rows, (kk % PACK_BK) / 4);
+      const float4 big = pack_tf32(v);
 #if PACK_SPLIT
-      if (operand == 0) {
-        dst[tile * size + wg_fragment_at(tile_rows, r % tile_rows, kk % PACK_BK)] = v;
-      } else {
-        dst[2 * tile * size + at] = big;
-        dst[2 * tile * size + size + at] = as_float(tc_tf32(v - big));  // v - big is exact
-      }
+      vstore4(big, 0, dst + 2 * tile * size + at);
+      vstore4(pack_tf32(v - big), 0, dst + 2 * tile * size + size + at);  // v - big is exact
 #else
-      dst[tile * size + at] = big;
+      vstore4(big, 0, dst + tile * size + at);
 #endif
     }
   }
 }
+
+#if PACK_SPLIT
+// pack_operand's second half for tc-3xtf32-wg's A: unrounded, in fragment order. The block's 64
+// rows are one warpgroup's (tiles are multiples of 64 rows); per 8-k step its 128 work-items'
+// float4s (rows g, g + 8 of warp w's 16, k t and t + 4) one after another, a warp's 512 bytes
+// contiguous.
+inline void pack_store_fragments(__local const float* block, __global float* restrict dst,
+                                 const int r0, const int k0, const int rows, const int cols,
+                                 const int t) {
+  const int item = t % 128, w = item / 32, g = (item % 32) / 4, tk = item % 4;
+  _Pragma("unroll") for (int i = 0; i < 4; ++i) {
+    const int step = t / 128 + 2 * i;  // 8-k step of the block
+    const int row = 16 * w + g, k = 8 * step + tk;
+    const int r = r0 + row, kk = k0 + k;
+    if (r < rows && kk < cols) {
+      const float4 v =
+          (float4)(block[pack_local_at(row, k)], block[pack_local_at(row + 8, k)],
+                   block[pack_local_at(row, k + 4)], block[pack_local_at(row + 8, k + 4)]);
+      const int tile = (r / PACK_BM) * (cols / PACK_BK) + kk / PACK_BK;
+      vstore4(v, 0,
+              dst + tile * PACK_BM * PACK_BK + wg_fragment_at(PACK_BM, r % PACK_BM, kk % PACK_BK));
+    }
+  }
+}
+#endif
 
 // pack_operand: operand 0, A (M x K), or operand 1, B transposed (N x K), read from its source
 // (src_rows x src_cols, the operand M x K or K x N, stored as src_ld and src_transposed say: the
 // shape costs no extra pass) and written as `rows` x `cols` (padded rows and K), zeros outside
 // the source, rounded to TF32: tiles of BM (A) or BN (B) rows x BK, tile (rb, kt) at (rb cols/BK
 // + kt) x its size, in core-matrix order. With PACK_SPLIT, B's tiles are twice that, the big plane
-// followed by the small one, and A's are unrounded, in fragment order. A work-group moves a
-// 32 x 32 block through local memory: reads along the source's stored lines (consecutive
-// work-items along K where the lines run along K, along the rows otherwise), writes whole core
-// matrices.
-// Global (ceil(cols/32)*32, ceil(rows/32)*8), local (32, 8).
+// followed by the small one, and A's are unrounded, in fragment order.
+// A work-group moves a 64 x 64 block through local memory. Loads: where the source's lines run
+// along K (A untransposed, B transposed), a work-item reads four 16-byte chunks of 4 k, a warp two
+// 256-byte pieces of lines; across them, it reads four k of 4 rows each (16-byte chunks along the
+// lines) and transposes the 4 x 4 in registers. Blocks wholly inside a source whose lines are
+// 16-byte aligned (ld a multiple of 4) load vectors; the edges and other lds load floats.
+// Global (ceil(cols/64)*32, ceil(rows/64)*8), local (32, 8).
 __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
     const int operand, const int src_rows, const int src_cols, const int src_ld,
     const int src_transposed, __global const float* restrict src, const int rows, const int cols,
     __global float* restrict dst) {
-  __local float block[32][33];  // [row][k]
-  const int x = get_local_id(0), y = get_local_id(1);
-  const int r0 = get_group_id(1) * 32, k0 = get_group_id(0) * 32;
+  __local float block[PACK_BLOCK * PACK_BLOCK];
+  const int t = get_local_id(1) * 32 + get_local_id(0);
+  const int r0 = get_group_id(1) * PACK_BLOCK, k0 = get_group_id(0) * PACK_BLOCK;
   // A untransposed and B transposed are stored with K along their lines.
-  const int lines_along_k = (operand == 0) != (src_transposed != 0);
-  _Pragma("unroll") for (int i = 0; i < 4; ++i) {
-    if (lines_along_k)
-      block[y + 8 * i][x] = pack_load(src, operand, src_rows, src_cols, src_ld, src_transposed,
-                                      r0 + y + 8 * i, k0 + x);
-    else
-      block[x][y + 8 * i] = pack_load(src, operand, src_rows, src_cols, src_ld, src_transposed,
-                                      r0 + x, k0 + y + 8 * i);
+  const int along_k = (operand == 0) != (src_transposed != 0);
+  // The operand's rows (M or N) and ks in the source.
+  const int op_rows = operand == 0 ? src_rows : src_cols;
+  const int op_ks = operand == 0 ? src_cols : src_rows;
+  const int vectors = src_ld % 4 == 0 && r0 + PACK_BLOCK <= op_rows && k0 + PACK_BLOCK <= op_ks;
+  if (along_k) {
+    _Pragma("unroll") for (int i = 0; i < 4; ++i) {
+      const int row = t / 16 + 16 * i, k = 4 * (t % 16);
+      float4 v;
+      if (vectors) {
+        v = vload4(0, src + (r0 + row) * src_ld + k0 + k);
+      } else {
+        v = (float4)(pack_load(src, 1, src_ld, op_rows, op_ks, r0 + row, k0 + k),
+                     pack_load(src, 1, src_ld, op_rows, op_ks, r0 + row, k0 + k + 1),
+                     pack_load(src, 1, src_ld, op_rows, op_ks, r0 + row, k0 + k + 2),
+                     pack_load(src, 1, src_ld, op_rows, op_ks, r0 + row, k0 + k + 3));
+      }
+      vstore4(v, 0, block + pack_local_at(row, k));
+    }
+  } else {
+    const int row = 4 * (t % 16), k = 4 * (t / 16);
+    float4 v[4];  // v[j]: rows row ... row + 3 at k + j
+    _Pragma("unroll") for (int j = 0; j < 4; ++j) {
+      if (vectors) {
+        v[j] = vload4(0, src + (k0 + k + j) * src_ld + r0 + row);
+      } else {
+        v[j] = (float4)(pack_load(src, 0, src_ld, op_rows, op_ks, r0 + row, k0 + k + j),
+                        pack_load(src, 0, src_ld, op_rows, op_ks, r0 + row + 1, k0 + k + j),
+                        pack_load(src, 0, src_ld, op_rows, op_ks, r0 + row + 2, k0 + k + j),
+                        pack_load(src, 0, src_ld, op_rows, op_ks, r0 + row + 3, k0 + k + j));
+      }
+    }
+    vstore4((float4)(v[0].x, v[1].x, v[2].x, v[3].x), 0, block + pack_local_at(row, k));
+    vstore4((float4)(v[0].y, v[1].y, v[2].y, v[3].y), 0, block + pack_local_at(row + 1, k));
+    vstore4((float4)(v[0].z, v[1].z, v[2].z, v[3].z), 0, block + pack_local_at(row + 2, k));
+    vstore4((float4)(v[0].w, v[1].w, v[2].w, v[3].w), 0, block + pack_local_at(row + 3, k));
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   // Each operand's call has its tile height as a constant, so that the index arithmetic per value
-  // (divisions and remainders by it) compiles to shifts: with it a kernel argument, that
-  // arithmetic held the pass to half the H100's bandwidth (docs/performance.md).
-  if (operand == 0)
-    pack_store(block, dst, r0, k0, rows, cols, PACK_BM, 0);
-  else
-    pack_store(block, dst, r0, k0, rows, cols, PACK_BN, 1);
+  // (divisions and remainders by it) compiles to shifts.
+  if (operand == 0) {
+#if PACK_SPLIT
+    pack_store_fragments(block, dst, r0, k0, rows, cols, t);
+#else
+    pack_store(block, dst, r0, k0, rows, cols, PACK_BM, t);
+#endif
+  } else {
+    pack_store(block, dst, r0, k0, rows, cols, PACK_BN, t);
+  }
 }
+#undef PACK_BLOCK
 #undef PACK_BM
 #undef PACK_BN
 #undef PACK_BK

@@ -6,19 +6,24 @@
 // layouts that kernels.cl's tc-tf32-wg header describes, computed here independently.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels_program.hpp"
 #include "opencl/device.hpp"
 #include "opencl/opencl.hpp"
 #include "run_clgemm.hpp"
+#include "unsupported.hpp"
 
 namespace {
+
+using clgemm_test::registryVariant;
 
 struct Tiles {
   int bm, bn, bk;
@@ -102,9 +107,10 @@ class PackOperand : public ::testing::TestWithParam<Tiles> {
     kernel.setArg(6, rows);
     kernel.setArg(7, cols);
     kernel.setArg(8, out);
-    const std::size_t gx = std::size_t((cols + 31) / 32 * 32),
-                      gy = std::size_t((rows + 31) / 32 * 8);
-    queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(gx, gy), cl::NDRange(32, 8));
+    // Launched as the host launches it: the registry's shape for these sizes.
+    const clgemm::LaunchShape shape = registryVariant("tc-tf32-wg").pack_shape(rows, cols);
+    queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(shape.global[0], shape.global[1]),
+                               cl::NDRange(shape.local[0], shape.local[1]));
     std::vector<float> result(sentinel.size());
     queue.enqueueReadBuffer(out, CL_TRUE, 0, result.size() * sizeof(float), result.data());
     return result;
@@ -231,6 +237,48 @@ TEST_P(PackOperand, ReadsTransposedOperandsWithGaps) {
                          return (r < n && kk < k) ? b[std::size_t(kk) * n + r] : 0.0f;
                        }),
             0u);
+}
+
+// Sources whose lines are 16-byte aligned (ld a multiple of 4), so that the blocks wholly inside
+// them load as vectors and the others element by element: each operand stored both ways (along K
+// and across it, the latter transposed through local memory), lines 4 floats apart beyond the
+// data (a gap of NaNs, which must not be read), sizes past several 64 x 64 blocks and not a
+// multiple of them.
+TEST_P(PackOperand, PacksAlignedSourcesBothWays) {
+  const Tiles t = GetParam();
+  const int m = 2 * std::max(t.bm, 64) + 20, n = t.bn + 68, k = 140;
+  const std::vector<float> a = randomMatrix(m, k, 16), b = randomMatrix(k, n, 17);
+  const float gap = std::nanf("");
+  // The src_rows x src_cols matrix x stored row-major or transposed, ld = its line + 4.
+  const auto stored = [&](const std::vector<float>& x, int src_rows, int src_cols,
+                          bool transposed) {
+    const int line = transposed ? src_rows : src_cols, lines = transposed ? src_cols : src_rows;
+    std::vector<float> s(std::size_t(lines) * std::size_t(line + 4), gap);
+    for (int r = 0; r < src_rows; ++r)
+      for (int c = 0; c < src_cols; ++c)
+        s[transposed ? std::size_t(c) * (line + 4) + r : std::size_t(r) * (line + 4) + c] =
+            x[std::size_t(r) * src_cols + c];
+    return std::make_pair(s, line + 4);
+  };
+  const int a_rows = roundUp(m, t.bm), b_rows = roundUp(n, t.bn), cols = roundUp(k, t.bk);
+  const auto a_source = [&](int r, int kk) {
+    return (r < m && kk < k) ? a[std::size_t(r) * k + kk] : 0.0f;
+  };
+  const auto b_source = [&](int r, int kk) {
+    return (r < n && kk < k) ? b[std::size_t(kk) * n + r] : 0.0f;
+  };
+  for (const bool transposed : {false, true}) {
+    SCOPED_TRACE(transposed ? "stored transposed" : "stored as is");
+    const auto [a_stored, lda] = stored(a, m, k, transposed);
+    const auto [b_stored, ldb] = stored(b, k, n, transposed);
+    const std::vector<float> packed_a = pack(0, a_stored, m, k, a_rows, cols, lda, transposed);
+    const std::vector<float> packed_b = pack(1, b_stored, k, n, b_rows, cols, ldb, transposed);
+    if (t.split)
+      EXPECT_EQ(fragmentMismatches(packed_a, a_rows, cols, t.bm, t.bk, a_source), 0u);
+    else
+      EXPECT_EQ(mismatches(packed_a, a_rows, cols, t.bm, t.bk, 1, "A", a_source), 0u);
+    EXPECT_EQ(mismatches(packed_b, b_rows, cols, t.bn, t.bk, int(planes()), "Bt", b_source), 0u);
+  }
 }
 
 // Rounding is to nearest (not the tensor cores' truncation): a value just over half of TF32's

@@ -317,6 +317,36 @@ TEST(Formats, TableAndCsvCarryTheSameRows) {
   EXPECT_EQ(lines, 1 + kDefaultRows.size());
 }
 
+// The helpers' share of a kernel's time: transposed-b launches transpose_b before its GEMM, so its
+// row carries helper_ms, a part of ms_median; tiled launches nothing else, so its row has none.
+// The table shows the column only where some row has it.
+TEST(Formats, HelperTimeIsAPartOfTheMedian) {
+  const std::vector<std::string> args = {"--kernel", "transposed-b,tiled", "--size", "64", "--reps",
+                                         "3",        "--warmup",           "1"};
+  auto json_args = args;
+  json_args.insert(json_args.end(), {"--format", "json"});
+  const auto r = runClgemm(json_args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json doc = json::parse(r.out);
+  ASSERT_EQ(doc["results"].size(), 2u);
+  for (const auto& row : doc["results"]) {
+    ASSERT_EQ(row["status"], "ok") << row.dump();
+    if (row["variant"] == "transposed-b") {
+      ASSERT_TRUE(row["helper_ms"].is_number()) << row.dump();
+      EXPECT_GT(row["helper_ms"].get<double>(), 0.0);
+      EXPECT_LE(row["helper_ms"].get<double>(), row["ms_median"].get<double>());
+    } else {
+      EXPECT_TRUE(row["helper_ms"].is_null()) << row.dump();
+    }
+  }
+  const auto table = runClgemm(args);
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_NE(table.out.find("helpers ms"), std::string::npos) << table.out;
+  const auto plain = runClgemm({"--kernel", "tiled", "--size", "64", "--reps", "1"});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_EQ(plain.out.find("helpers ms"), std::string::npos) << plain.out;
+}
+
 TEST(Output, OutFileHoldsTheReport) {
   clgemm_test::TempDir dir;
   const auto r = runClgemm({"--size", "8", "--reps", "1", "--warmup", "0", "--format", "json",

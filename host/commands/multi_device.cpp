@@ -234,13 +234,13 @@ std::vector<PartRow> runSplit(std::vector<Slot>& slots, const std::vector<int>& 
       total_ms.push_back(slowest);
     }
     for (std::size_t i = 0; i < active.size(); ++i) {
-      const Timings t{device_ms[i]};
+      const Timings t{device_ms[i], {}};
       PartRow& row = rowOf(active[i]);
       row.ms_median = t.median();
       row.ms_min = t.min();
       row.gflops = active[i]->panel.gflopsAt(t.median());
     }
-    const Timings t{total_ms};
+    const Timings t{total_ms, {}};
     total.ms_median = t.median();
     total.ms_min = t.min();
     total.gflops = problem.gflopsAt(t.median());

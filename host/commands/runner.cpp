@@ -7,8 +7,8 @@
 #include "check/result_check.hpp"
 #include "commands/multi_device.hpp"
 #include "commands/problem_input.hpp"
-#include "opencl/cl_check.hpp"
 #include "cuda/cuda_library.hpp"
+#include "opencl/cl_check.hpp"
 #include "opencl/device.hpp"
 #include "opencl/kernel_source.hpp"
 #include "problem/problem.hpp"
@@ -180,6 +180,7 @@ ResultRow runAndVerify(Planned& p, const Options& o, const Problem& problem,
     const Timings t = p.runner->run(o.warmup, o.reps, result);
     row.ms_median = t.median();
     row.ms_min = t.min();
+    row.helper_ms = t.helperMedian();
     row.gflops = problem.gflopsAt(t.median());
     if (check) {
       const Verification v = (*check)(result, errorThresholdFor(p.variant->arithmetic));

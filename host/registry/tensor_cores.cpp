@@ -230,9 +230,10 @@ Variant warpgroupFamily(std::string name, std::string entry, Arithmetic arithmet
   v.pack_entry = "pack_operand";
   v.pack_planes = planes;
   v.pack_shape = [](int rows, int cols) {
-    return LaunchShape{{roundUp(std::size_t(cols), 32), roundUp(std::size_t(rows), 32) / 4},
+    // One work-group of 32 x 8 per 64 x 64 block (kernels.cl's PACK_BLOCK).
+    return LaunchShape{{roundUp(std::size_t(cols), 64) / 2, roundUp(std::size_t(rows), 64) / 8},
                        {32, 8},
-                       "pack_operand's fixed 32 x 8, a 32 x 32 block each"};
+                       "pack_operand's fixed 32 x 8, a 64 x 64 block each"};
   };
   v.global_bytes = [planes](const ResolvedDefines& d, int m, int n, int k, std::size_t) {
     const PaddedSizes p = exactTilesOrPadded(d, m, n, k).value_or(PaddedSizes{m, n, k});

@@ -81,7 +81,7 @@ std::string fallbackNote(const ResultRow& r) {
 void writeSizeTables(std::ostream& out, const RunInfo& run, const std::vector<ResultRow>& rows,
                      bool shape_column) {
   bool any_user = false, any_clblast = false, any_openblas = false, any_cublas = false;
-  bool any_naive = false;
+  bool any_naive = false, any_helpers = false;
   bool any_peak = false, any_other_threshold = false;
   for (const auto& r : rows) {
     any_other_threshold =
@@ -91,10 +91,13 @@ void writeSizeTables(std::ostream& out, const RunInfo& run, const std::vector<Re
     any_openblas = any_openblas || r.vs_openblas.has_value();
     any_cublas = any_cublas || r.vs_cublas.has_value();
     any_naive = any_naive || r.vs_naive.has_value();
+    any_helpers = any_helpers || r.helper_ms.has_value();
     any_peak = any_peak || percentOfPeak(run, r).has_value();
   }
   std::vector<std::string> header = {"variant",   "precision", "status",
                                      "median ms", "min ms",    "GFLOP/s"};
+  // Where kernels launch helpers (copies, packing passes), the helpers' share of median ms.
+  if (any_helpers) header.insert(header.begin() + 5, "helpers ms");
   if (shape_column) header.insert(header.begin() + 1, "shape");
   if (any_peak) header.push_back("% peak");
   if (any_naive) header.push_back("vs naive");
@@ -111,6 +114,7 @@ void writeSizeTables(std::ostream& out, const RunInfo& run, const std::vector<Re
     std::vector<std::string> row = {r.variant,          r.arithmetic,
                                     r.status,           fixed(r.ms_median, 3),
                                     fixed(r.ms_min, 3), fixed(r.gflops, 1)};
+    if (any_helpers) row.insert(row.begin() + 5, fixed(r.helper_ms, 3));
     if (shape_column) row.insert(row.begin() + 1, reportedShapeLabel(r));
     if (any_peak) row.push_back(fixed(percentOfPeak(run, r), 1));
     if (any_naive) row.push_back(ratio(r.vs_naive));
@@ -229,6 +233,10 @@ void writeTable(std::ostream& out, const RunInfo& run, const std::vector<ResultR
   }
   out << "GFLOP/s = 2*M*N*K / median time (OpenCL kernels: profiling events; cuBLAS: CUDA "
          "events; CPU paths, CLBlast and OpenBLAS: host clock)\n";
+  if (std::any_of(rows.begin(), rows.end(),
+                  [](const ResultRow& r) { return r.helper_ms.has_value(); }))
+    out << "helpers ms: the part of median ms a kernel's helpers took (copies, transposes, "
+           "packing passes; median of each run's sum, by their own events)\n";
   if (run.peak) {
     out << "% peak: GFLOP/s over the device's FP32 peak of " << fixed(run.peak->gflops, 0)
         << " GFLOP/s (" << run.peak->file << "), for fp32 rows";
@@ -305,6 +313,7 @@ void writeCsv(std::ostream& out, const RunInfo& run, const std::vector<ResultRow
       {"reps", [&](const ResultRow&) { return std::to_string(run.reps); }},
       {"ms_median", [](const ResultRow& r) { return fixed(r.ms_median, 6); }},
       {"ms_min", [](const ResultRow& r) { return fixed(r.ms_min, 6); }},
+      {"helper_ms", [](const ResultRow& r) { return fixed(r.helper_ms, 6); }},
       {"gflops", [](const ResultRow& r) { return fixed(r.gflops, 3); }},
       {"pct_peak", [&](const ResultRow& r) { return fixed(percentOfPeak(run, r), 2); }},
       {"vs_clblast", [](const ResultRow& r) { return fixed(r.vs_clblast, 4); }},
@@ -444,6 +453,7 @@ void writeJson(std::ostream& out, const RunInfo& run, const std::vector<ResultRo
          {"reps", run.reps},
          {"ms_median", jsonOrNull(r.ms_median)},
          {"ms_min", jsonOrNull(r.ms_min)},
+         {"helper_ms", jsonOrNull(r.helper_ms)},
          {"gflops", jsonOrNull(r.gflops)},
          {"pct_peak", jsonOrNull(percentOfPeak(run, r))},
          {"vs_clblast", jsonOrNull(r.vs_clblast)},

@@ -28,6 +28,9 @@ struct ResultRow {
   std::string params_file;   // the tuned entry (user's store or data/params) defines came from
   std::string params_match;  // why that entry serves this device: "same architecture sm_90", ...
   std::optional<double> ms_median, ms_min, gflops, err_ratio;
+  // OpenCL kernels with helpers (copies, packing passes): the median of the helpers' share of each
+  // repetition, which ms_median includes.
+  std::optional<double> helper_ms;
   std::optional<double> err_threshold;  // the error ratio this row had to stay under, when checked
   // This row's GFLOP/s over the baseline's, measured in the same run, when that baseline ran.
   // vs_cublas: over cuBLAS's FP32 SGEMM (`cublas`), the vendor's FP32 ceiling.

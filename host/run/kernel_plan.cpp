@@ -111,7 +111,7 @@ KernelPlan::KernelPlan(const Variant& variant, const ResolvedDefines& defines,
 // A helper kernel of the built program, its launch checked against the device.
 Launch KernelPlan::helperLaunch(const BuiltProgram& built, const Variant& variant,
                                 const std::string& entry, const LaunchShape& shape) {
-  Launch launch{kernelNamed(built, variant, entry, origin_), shape};
+  Launch launch{kernelNamed(built, variant, entry, origin_), shape, true};
   checkBuiltKernel(info_, variant, launch.shape,
                    kernelFigures(launch.kernel, device_, info_, launch.shape, entry, built.log));
   return launch;

@@ -98,8 +98,10 @@ double eventSpanMs(const cl::Event& from, const cl::Event& to) {
 
 std::pair<cl::Event, cl::Event> enqueueLaunches(cl::CommandQueue& queue,
                                                 const std::vector<Launch>& launches,
-                                                const std::vector<cl::Event>* wait) {
+                                                const std::vector<cl::Event>* wait,
+                                                std::vector<cl::Event>* events) {
   cl::Event first, last;
+  if (events) events->clear();
   std::vector<cl::Event> previous;
   for (std::size_t l = 0; l < launches.size(); ++l) {
     const LaunchShape& shape = launches[l].shape;
@@ -110,6 +112,7 @@ std::pair<cl::Event, cl::Event> enqueueLaunches(cl::CommandQueue& queue,
         launches[l].kernel, cl::NullRange, cl::NDRange(shape.global[0], shape.global[1]),
         cl::NDRange(shape.local[0], shape.local[1]), l == 0 ? wait : &previous, &event);
     if (l == 0) first = event;
+    if (events) events->push_back(event);
     last = event;
     previous = {event};
   }
@@ -119,13 +122,24 @@ std::pair<cl::Event, cl::Event> enqueueLaunches(cl::CommandQueue& queue,
 Timings timeKernels(cl::CommandQueue& queue, const std::vector<Launch>& launches, int warmup,
                     int reps, const std::function<void()>& prepare) {
   Timings timings;
+  const bool helpers =
+      std::any_of(launches.begin(), launches.end(), [](const Launch& l) { return l.helper; });
+  std::vector<cl::Event> events;
   try {
     for (int i = 0; i < warmup + reps; ++i) {
       prepare();
-      const auto [first, last] = enqueueLaunches(queue, launches);
+      const auto [first, last] = enqueueLaunches(queue, launches, nullptr, &events);
       last.wait();  // the queue is in order: the last launch ends after the others
       if (i < warmup) continue;
       timings.ms.push_back(eventSpanMs(first, last));
+      // Each helper from its own start to its own end: the gaps between launches stay in ms
+      // alone, so ms - helper_ms is the GEMM kernel's time and those gaps.
+      if (helpers) {
+        double helper_ms = 0.0;
+        for (std::size_t l = 0; l < launches.size(); ++l)
+          if (launches[l].helper) helper_ms += eventSpanMs(events[l], events[l]);
+        timings.helper_ms.push_back(helper_ms);
+      }
     }
     queue.finish();
   } catch (const cl::Error& e) {

@@ -45,6 +45,9 @@ void checkBuiltKernel(const DeviceInfo& info, const Variant& variant, const Laun
 struct Launch {
   cl::Kernel kernel;
   LaunchShape shape;
+  // A helper around the GEMM kernel (a copy, B's transpose, a packing pass, the tensor map's
+  // address): timed with the GEMM, and its own time also reported apart (Timings::helper_ms).
+  bool helper = false;
 };
 
 // Milliseconds from the start of `from` to the end of `to`, by their profiling events (one device's
@@ -52,15 +55,17 @@ struct Launch {
 double eventSpanMs(const cl::Event& from, const cl::Event& to);
 
 // Enqueues `launches` in order without waiting, the first after the events in `wait` (if any);
-// returns the first launch's event and the last's.
+// returns the first launch's event and the last's, and every launch's in `events` if given.
 std::pair<cl::Event, cl::Event> enqueueLaunches(cl::CommandQueue& queue,
                                                 const std::vector<Launch>& launches,
-                                                const std::vector<cl::Event>* wait = nullptr);
+                                                const std::vector<cl::Event>* wait = nullptr,
+                                                std::vector<cl::Event>* events = nullptr);
 
 // Runs `warmup` untimed and `reps` timed repetitions of `launches` (in order: a helper kernel, then
 // the GEMM), timed with profiling events from the start of the first launch to the end of the
-// last. `prepare` is enqueued before every repetition (it resets or poisons C) and is not part of
-// the timed interval.
+// last; where some launches are helpers, also the sum of their own spans per repetition
+// (helper_ms). `prepare` is enqueued before every repetition (it resets or poisons C) and is not
+// part of the timed interval.
 Timings timeKernels(cl::CommandQueue& queue, const std::vector<Launch>& launches, int warmup,
                     int reps, const std::function<void()>& prepare);
 

@@ -5,12 +5,18 @@
 
 namespace clgemm {
 
-double Timings::median() const {
-  std::vector<double> sorted = ms;
-  std::sort(sorted.begin(), sorted.end());
-  const std::size_t n = sorted.size();
+double medianOf(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
   if (n == 0) return 0.0;
-  return n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+double Timings::median() const { return medianOf(ms); }
+
+std::optional<double> Timings::helperMedian() const {
+  if (helper_ms.empty()) return std::nullopt;
+  return medianOf(helper_ms);
 }
 
 double Timings::min() const { return ms.empty() ? 0.0 : *std::min_element(ms.begin(), ms.end()); }

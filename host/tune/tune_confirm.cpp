@@ -4,18 +4,13 @@
 #include <chrono>
 #include <memory>
 
+#include "run/timing.hpp"
 #include "run/variant_runner.hpp"
 #include "util/errors.hpp"
 #include "util/interrupt.hpp"
 
 namespace clgemm {
 namespace {
-
-double medianOf(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
 
 void markFailed(ConfirmedCandidate& c, const std::string& status, const std::string& reason) {
   c.status = status;
