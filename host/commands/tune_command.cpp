@@ -364,6 +364,17 @@ int runTune(const Options& o, std::ostream& out, std::ostream& err) {
     return std::chrono::duration_cast<Clock::duration>(
         std::chrono::duration<double>(std::min(seconds, 0.25 * *o.time_limit)));
   };
+  // Whether `seconds` more of search, then the confirmation, still end by the deadline. The next
+  // step's own time counts, at the longest such step so far: checked against the reserve alone,
+  // a search that began a batch or an evaluation just before the reserve ran past it by that step
+  // (on a 2-core machine's pocl, a second past the limit, and the confirmation ran one round).
+  auto time_left_for = [&](double seconds) {
+    return !deadline || Clock::now() + confirmation_reserve() +
+                                std::chrono::duration_cast<Clock::duration>(
+                                    std::chrono::duration<double>(seconds)) <
+                            *deadline;
+  };
+  double longest_batch_build = 0.0, longest_evaluation = 0.0;
   // Candidates are taken in batches, one per build thread: the batch's kernels compile at once
   // (most of a candidate's time is the compiler's), then run one after the other. A search
   // proposes from what it has recorded, so a batch holds neighbours of one step of the walk.
@@ -374,7 +385,8 @@ int runTune(const Options& o, std::ostream& out, std::ostream& err) {
       summary.interrupted = true;
       break;
     }
-    if (deadline && Clock::now() + confirmation_reserve() >= *deadline) break;
+    // A batch's builds, then at least its first evaluation.
+    if (!time_left_for(longest_batch_build + longest_evaluation)) break;
     std::vector<std::size_t> batch;
     while (batch.size() < build_threads && summary.results.size() + batch.size() < budget) {
       const auto index = search->next();
@@ -390,14 +402,16 @@ int runTune(const Options& o, std::ostream& out, std::ostream& err) {
                                               device.info, o.cl_options))
           to_build.push_back(std::move(*options));
     session->programs().prebuild(to_build, build_threads);
-    build_seconds += std::chrono::duration<double>(Clock::now() - building).count();
+    const double batch_build = std::chrono::duration<double>(Clock::now() - building).count();
+    build_seconds += batch_build;
     builds += to_build.size();
+    longest_batch_build = std::max(longest_batch_build, batch_build);
     for (std::size_t at = 0; at < batch.size(); ++at) {
       if (at > 0 && InterruptGuard::requested()) {
         summary.interrupted = stopped = true;
         break;
       }
-      if (at > 0 && deadline && Clock::now() + confirmation_reserve() >= *deadline) {
+      if (at > 0 && !time_left_for(longest_evaluation)) {
         stopped = true;
         break;
       }
@@ -413,8 +427,10 @@ int runTune(const Options& o, std::ostream& out, std::ostream& err) {
         bool lost_session = false;
         const auto evaluation_began = Clock::now();
         result = evaluate(v, space, config, o, *session, problem, check, lost_session);
-        evaluation_seconds +=
+        const double evaluation =
             std::chrono::duration<double>(Clock::now() - evaluation_began).count();
+        evaluation_seconds += evaluation;
+        longest_evaluation = std::max(longest_evaluation, evaluation);
         ++evaluations;
         cache.append(result);
         if (lost_session) {
