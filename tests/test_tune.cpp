@@ -733,17 +733,22 @@ TEST(Tune, TheTimeBudgetStopsTheSearch) {
 }
 
 // Under --time the search leaves room for the confirmation (its builds and all its rounds), so the
-// whole command ends near the limit with every round run.
+// whole command ends near the limit with every round run. 20 s, because a kernel that is not in
+// pocl's cache takes 2 s to build and run on a 2-core machine, 4.7 s under ASan: at 6 s, a cold
+// cache left one candidate and nothing to confirm.
 TEST(Tune, TheTimeLimitLeavesRoomForEveryConfirmationRound) {
   TempDir store;
-  const auto r = runClgemm(tune(store, {"--kernel", "regtile2d", "--size", "64", "--time", "6",
+  const double limit = 20.0;
+  const auto r = runClgemm(tune(store, {"--kernel", "regtile2d", "--size", "64", "--time", "20",
                                         "--reps", "2", "--format", "json", "--progress", "off"}));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json doc = parse(r);
   ASSERT_GE(doc["confirmation"]["candidates"].size(), 2u) << doc["confirmation"].dump();
   for (const auto& c : doc["confirmation"]["candidates"])
     EXPECT_EQ(c["rounds"].size(), 3u) << doc["confirmation"].dump();
-  EXPECT_LT(doc["seconds"].get<double>() + doc["confirmation"]["seconds"].get<double>(), 6.0 + 3.0)
+  // One step may begin just before the search's share ends and outrun it (a cold build).
+  EXPECT_LT(doc["seconds"].get<double>() + doc["confirmation"]["seconds"].get<double>(),
+            1.25 * limit)
       << "search " << doc["seconds"] << " s, confirmation " << doc["confirmation"]["seconds"];
 }
 
