@@ -1931,6 +1931,17 @@ inline float pack_load(__global const float* src, const int along_k, const int l
   return src[along_k ? row * ld + k : k * ld + row];
 }
 
+// Four elements from (row, k), each a step of (row_step, k_step) past the one before: a chunk of 4
+// k or of 4 rows, loaded a float at a time (edge blocks, lines not 16-byte aligned).
+inline float4 pack_load4(__global const float* src, const int along_k, const int ld,
+                         const int src_rows, const int src_ks, const int row, const int k,
+                         const int row_step, const int k_step) {
+  float v[4];
+  _Pragma("unroll") for (int i = 0; i < 4; ++i) v[i] =
+      pack_load(src, along_k, ld, src_rows, src_ks, row + i * row_step, k + i * k_step);
+  return (float4)(v[0], v[1], v[2], v[3]);
+}
+
 // pack_operand's second half for the core-matrix layouts (tc-tf32-wg's A and B, tc-3xtf32-wg's
 // B): chunk (row, 4 kq) of the block to its packed place in tiles of tile_rows (BM for A, BN for
 // B) x PACK_BK, rounded (as two planes with PACK_SPLIT). A warp takes 32 consecutive rows of one
@@ -2011,29 +2022,16 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
   if (along_k) {
     _Pragma("unroll") for (int i = 0; i < 4; ++i) {
       const int row = t / 16 + 16 * i, k = 4 * (t % 16);
-      float4 v;
-      if (vectors) {
-        v = vload4(0, src + (r0 + row) * src_ld + k0 + k);
-      } else {
-        v = (float4)(pack_load(src, 1, src_ld, op_rows, op_ks, r0 + row, k0 + k),
-                     pack_load(src, 1, src_ld, op_rows, op_ks, r0 + row, k0 + k + 1),
-                     pack_load(src, 1, src_ld, op_rows, op_ks, r0 + row, k0 + k + 2),
-                     pack_load(src, 1, src_ld, op_rows, op_ks, r0 + row, k0 + k + 3));
-      }
+      const float4 v = vectors ? vload4(0, src + (r0 + row) * src_ld + k0 + k)
+                               : pack_load4(src, 1, src_ld, op_rows, op_ks, r0 + row, k0 + k, 0, 1);
       vstore4(v, 0, block + pack_local_at(row, k));
     }
   } else {
     const int row = 4 * (t % 16), k = 4 * (t / 16);
     float4 v[4];  // v[j]: rows row ... row + 3 at k + j
     _Pragma("unroll") for (int j = 0; j < 4; ++j) {
-      if (vectors) {
-        v[j] = vload4(0, src + (k0 + k + j) * src_ld + r0 + row);
-      } else {
-        v[j] = (float4)(pack_load(src, 0, src_ld, op_rows, op_ks, r0 + row, k0 + k + j),
-                        pack_load(src, 0, src_ld, op_rows, op_ks, r0 + row + 1, k0 + k + j),
-                        pack_load(src, 0, src_ld, op_rows, op_ks, r0 + row + 2, k0 + k + j),
-                        pack_load(src, 0, src_ld, op_rows, op_ks, r0 + row + 3, k0 + k + j));
-      }
+      v[j] = vectors ? vload4(0, src + (k0 + k + j) * src_ld + r0 + row)
+                     : pack_load4(src, 0, src_ld, op_rows, op_ks, r0 + row, k0 + k + j, 1, 0);
     }
     vstore4((float4)(v[0].x, v[1].x, v[2].x, v[3].x), 0, block + pack_local_at(row, k));
     vstore4((float4)(v[0].y, v[1].y, v[2].y, v[3].y), 0, block + pack_local_at(row + 1, k));
