@@ -414,8 +414,9 @@ int runTune(const Options& o, std::ostream& out, std::ostream& err) {
       // Checked before the batch's first evaluation too: a build can take many times the longest
       // before it (under pocl with ASan, 3.8 s for a kernel not in pocl's cache after 0.15 s for
       // those in it), and its evaluation would add to the overrun (its first launch compiles
-      // again: 1.3 s there). The first candidate of all is evaluated regardless.
-      if (!summary.results.empty() && !time_left_for(longest_evaluation)) {
+      // again: 1.3 s there). A run evaluates one candidate regardless (results from the cache
+      // alone would leave a resumed search with nothing new).
+      if (evaluations > 0 && !time_left_for(longest_evaluation)) {
         stopped = true;
         break;
       }
