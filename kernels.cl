@@ -178,6 +178,10 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void copy_matrix(
 // instruction runs at a quarter of it and held tc-3xtf32 to 58 TFLOP/s (docs/performance.md).
 // Adding half of TF32's last place to the magnitude bits carries into the exponent where it must.
 inline uint tc_tf32(const float x) { return (as_uint(x) + 0x1000u) & 0xffffe000u; }
+// The same for four values, as floats.
+inline float4 tc_tf32_4(const float4 v) {
+  return as_float4((uint4)(tc_tf32(v.x), tc_tf32(v.y), tc_tf32(v.z), tc_tf32(v.w)));
+}
 #endif
 
 // =============================================================================================
@@ -1674,7 +1678,7 @@ inline float4 tc_stored(const float4 v) {
 #if TC_3X
   return v;
 #else
-  return as_float4((uint4)(tc_tf32(v.x), tc_tf32(v.y), tc_tf32(v.z), tc_tf32(v.w)));
+  return tc_tf32_4(v);
 #endif
 }
 
@@ -1918,11 +1922,6 @@ inline int pack_local_at(const int row, const int k) {
   return row * PACK_BLOCK + (((k / 4) ^ swizzle) * 4) + k % 4;
 }
 
-inline float4 pack_tf32(const float4 v) {
-  return (float4)(as_float(tc_tf32(v.x)), as_float(tc_tf32(v.y)), as_float(tc_tf32(v.z)),
-                  as_float(tc_tf32(v.w)));
-}
-
 // Element (row, k) of the operand as stored: along its lines (A untransposed, B transposed: line
 // `row`, element k) or across them (line k, element `row`); 0 outside the operand's rows x ks.
 inline float pack_load(__global const float* src, const int along_k, const int ld,
@@ -1958,10 +1957,10 @@ inline void pack_store(__local const float* block, __global float* restrict dst,
       const float4 v = vload4(0, block + pack_local_at(row, 4 * kq));
       const int tile = (r / tile_rows) * (cols / PACK_BK) + kk / PACK_BK;
       const int at = wg_at(tile_rows, r % tile_rows, (kk % PACK_BK) / 4);
-      const float4 big = pack_tf32(v);
+      const float4 big = tc_tf32_4(v);
 #if PACK_SPLIT
       vstore4(big, 0, dst + 2 * tile * size + at);
-      vstore4(pack_tf32(v - big), 0, dst + 2 * tile * size + size + at);  // v - big is exact
+      vstore4(tc_tf32_4(v - big), 0, dst + 2 * tile * size + size + at);  // v - big is exact
 #else
       vstore4(big, 0, dst + tile * size + at);
 #endif
@@ -2488,12 +2487,9 @@ inline void wg_mma_ra_n128(float* d, const uint4 a, const ulong b, const int acc
 #define WG_MMA_RA(n) WG_CAT(wg_mma_ra_n, n)
 
 // The big parts of four values, and the small ones: x - big is exact, and rounded to TF32 too.
-inline uint4 wg_big(const float4 x) {
-  return (uint4)(tc_tf32(x.x), tc_tf32(x.y), tc_tf32(x.z), tc_tf32(x.w));
-}
+inline uint4 wg_big(const float4 x) { return as_uint4(tc_tf32_4(x)); }
 inline uint4 wg_small(const float4 x, const uint4 big) {
-  return (uint4)(tc_tf32(x.x - as_float(big.x)), tc_tf32(x.y - as_float(big.y)),
-                 tc_tf32(x.z - as_float(big.z)), tc_tf32(x.w - as_float(big.w)));
+  return as_uint4(tc_tf32_4(x - as_float4(big)));
 }
 
 __kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_3xtf32_wg(

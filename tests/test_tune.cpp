@@ -738,9 +738,10 @@ TEST(Tune, TheTimeBudgetStopsTheSearch) {
 // cache left one candidate and nothing to confirm.
 TEST(Tune, TheTimeLimitLeavesRoomForEveryConfirmationRound) {
   TempDir store;
-  const double limit = 20.0;
-  const auto r = runClgemm(tune(store, {"--kernel", "regtile2d", "--size", "64", "--time", "20",
-                                        "--reps", "2", "--format", "json", "--progress", "off"}));
+  const int limit = 20;
+  const auto r = runClgemm(
+      tune(store, {"--kernel", "regtile2d", "--size", "64", "--time", std::to_string(limit),
+                   "--reps", "2", "--format", "json", "--progress", "off"}));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json doc = parse(r);
   ASSERT_GE(doc["confirmation"]["candidates"].size(), 2u) << doc["confirmation"].dump();

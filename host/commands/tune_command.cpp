@@ -40,6 +40,11 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// `seconds` as the clock's duration, for the deadline arithmetic below.
+Clock::duration durationOf(double seconds) {
+  return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+}
+
 // Kernels the tuner compiles at once, and so the candidates the walk proposes before it hears
 // their scores. On NVIDIA's driver 8 at once compiled 2.2x the candidates of one at a time but
 // slowed the walk's first climb (90% of the best known after 32 s instead of 7-17), hence 4 for a
@@ -329,9 +334,7 @@ int runTune(const Options& o, std::ostream& out, std::ostream& err) {
   const InterruptGuard interrupt;
   const auto began = Clock::now();
   std::optional<Clock::time_point> deadline;
-  if (o.time_limit)
-    deadline = began + std::chrono::duration_cast<Clock::duration>(
-                           std::chrono::duration<double>(*o.time_limit));
+  if (o.time_limit) deadline = began + durationOf(*o.time_limit);
   Progress progress(err, budget, o.progress, stderrIsTerminal());
   progress.showRemaining(deadline);
   // Bounded by time alone, annealing cools as the time runs out.
@@ -361,18 +364,14 @@ int runTune(const Options& o, std::ostream& out, std::ostream& err) {
     // Half again as a margin: on the H100 a reserve without it ran out 0.1 s into the first round.
     const double seconds = 1.5 * (double(chosen.size()) * per_candidate +
                                   double(o.confirm_rounds) * double(o.warmup + o.reps) * ms * 1e-3);
-    return std::chrono::duration_cast<Clock::duration>(
-        std::chrono::duration<double>(std::min(seconds, 0.25 * *o.time_limit)));
+    return durationOf(std::min(seconds, 0.25 * *o.time_limit));
   };
   // Whether `seconds` more of search, then the confirmation, still end by the deadline. The next
   // step's own time counts, at the longest such step so far: checked against the reserve alone,
   // a search that began a batch or an evaluation just before the reserve ran past it by that step
   // (on a 2-core machine's pocl, a second past the limit, and the confirmation ran one round).
   auto time_left_for = [&](double seconds) {
-    return !deadline || Clock::now() + confirmation_reserve() +
-                                std::chrono::duration_cast<Clock::duration>(
-                                    std::chrono::duration<double>(seconds)) <
-                            *deadline;
+    return !deadline || Clock::now() + confirmation_reserve() + durationOf(seconds) < *deadline;
   };
   double longest_batch_build = 0.0, longest_evaluation = 0.0;
   // Candidates are taken in batches, one per build thread: the batch's kernels compile at once
@@ -469,9 +468,7 @@ int runTune(const Options& o, std::ostream& out, std::ostream& err) {
     // rounds of a cheap confirmation add a few milliseconds, and one round alone confirms nothing.
     auto may_start_round = [&](double round_seconds) {
       return !deadline || round_seconds <= 0.01 * *o.time_limit ||
-             Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                std::chrono::duration<double>(round_seconds)) <=
-                 *deadline;
+             Clock::now() + durationOf(round_seconds) <= *deadline;
     };
     summary.confirmation =
         confirmCandidates(ConfirmationRun{v, space, o.defines, o.cl_options, o.warmup, o.reps,
