@@ -172,7 +172,8 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void copy_matrix(
 // OpenCL C, so it may build anywhere; the sections with PTX stay out of whole-file builds).
 #if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_pack_operand) || defined(KERNEL_gemm_tc_tf32) || \
     defined(KERNEL_gemm_tc_3xtf32) || defined(KERNEL_gemm_tc_tf32_wg) ||                    \
-    defined(KERNEL_gemm_tc_3xtf32_wg) || defined(KERNEL_gemm_tc_tf32_tma)
+    defined(KERNEL_gemm_tc_3xtf32_wg) || defined(KERNEL_gemm_tc_tf32_tma) ||                 \
+    defined(KERNEL_gemm_tc_tf32_rs)
 // x rounded to the nearest TF32 value (ties away from zero), in an FP32 register: what
 // cvt.rna.tf32.f32 computes, but in two integer operations at full rate; the conversion
 // instruction runs at a quarter of it and held tc-3xtf32 to 58 TFLOP/s (docs/performance.md).
@@ -1875,7 +1876,7 @@ gemm_tc_tf32
 // unrounded, each tile in the order of the wgmma's register fragments (the kernel splits them).
 #if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_gemm_tc_tf32_wg) || \
     defined(KERNEL_gemm_tc_3xtf32_wg) || defined(KERNEL_gemm_tc_tf32_tma) || \
-    defined(KERNEL_pack_operand)
+    defined(KERNEL_gemm_tc_tf32_rs) || defined(KERNEL_pack_operand)
 #if defined(BM) && defined(BN) && defined(BK)
 #define PACK_BM BM
 #define PACK_BN BN
@@ -2127,7 +2128,17 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
 // tensor_map.hpp) is encoded by the CUDA driver on the host with a placeholder address, and
 // set_tensor_map_address writes A's into it on the device before each GEMM. A reaches the tensor
 // cores unrounded, which truncate it to TF32 (B stays rounded by the packing).
-#if defined(KERNEL_gemm_tc_tf32_wg) || defined(KERNEL_gemm_tc_tf32_tma) || defined(KERNEL_gemm_tc_3xtf32_wg)
+//
+// tc-tf32-rs (WG_RS_A), tc-tf32-tma with A rounded as tc-tf32-wg rounds it, on chip: the wgmma
+// takes A from registers. Each work-item reads its fragment of an 8-k block from the swizzled tile
+// (wg_a_fragment), rounds it, and issues the block's wgmma; the next block's fragment is read while
+// the wgmmas of the two blocks before it run (wgmma.wait_group 2, the loop of CUTLASS's Hopper
+// mainloop for an A in registers). A register must not change while a wgmma in flight reads it, so
+// the fragments rotate through four slices, one per block of a K-step: BK is 32. Each fragment is
+// pinned where it is read (wg_pin_a): NVIDIA's compiler otherwise sinks the rounding past the
+// ring's wait to the wgmma, and ptxas serialises the loop (C7513; 18% slower on the H200,
+// docs/performance.md).
+#if defined(KERNEL_gemm_tc_tf32_wg) || defined(KERNEL_gemm_tc_tf32_tma) || defined(KERNEL_gemm_tc_tf32_rs) || defined(KERNEL_gemm_tc_3xtf32_wg)
 #ifndef BM
 #ifdef KERNEL_gemm_tc_3xtf32_wg
 #define BM 64  // one warpgroup: its sums and totals take 128 registers per work-item at BN 128
@@ -2170,10 +2181,15 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
 #else
 #define WG_3X 0
 #endif
-#ifdef KERNEL_gemm_tc_tf32_tma
+#if defined(KERNEL_gemm_tc_tf32_tma) || defined(KERNEL_gemm_tc_tf32_rs)
 #define WG_TMA_A 1
 #else
 #define WG_TMA_A 0
+#endif
+#ifdef KERNEL_gemm_tc_tf32_rs
+#define WG_RS_A 1
+#else
+#define WG_RS_A 0
 #endif
 
 // A __local pointer's value is its shared-window address, which PTX's shared-memory operands take.
@@ -2307,8 +2323,17 @@ inline void wg_wait_all() {
 inline void wg_wait_all_but_last() {
   asm volatile("//@arch-specific wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
 }
+inline void wg_wait_all_but_two() {
+  asm volatile("//@arch-specific wgmma.wait_group.sync.aligned 2;\n" ::: "memory");
+}
 // Keeps the compiler from reading an accumulator before the wgmma that writes it has finished.
 inline void wg_pin(float* d) { asm volatile("" : "+f"(*d)::"memory"); }
+// Keeps the compiler from computing a register-A fragment later than here: NVIDIA's compiler
+// sinks the rounding to the wgmma that reads it, past the ring's wait loop, and ptxas then
+// serialises every wgmma of the loop (C7513).
+inline void wg_pin_a(uint4* a) {
+  asm volatile("" : "+r"(a->x), "+r"(a->y), "+r"(a->z), "+r"(a->w)::"memory");
+}
 
 // The wgmma wrappers' accumulator operands, d[0 ... N/2 - 1]: their place in the output list
 // (WG_D) and their numbers in the instruction's text (WG_R), for N = 64, 128, 256.
@@ -2364,6 +2389,35 @@ inline void wg_mma_n256(float* d, const ulong a, const ulong b, const int accumu
 #define WG_CAT(a, b) a##b
 #define WG_MMA(n) WG_CAT(wg_mma_n, n)
 
+// d (as above) = A (64 x 8) * B (8 x N), plus d where `accumulate`, A in registers: this
+// work-item's four TF32 values a, rows g, g + 8 of its warp's 16, k t, t + 4 (a.x: g, t;
+// a.y: g + 8, t; a.z: g, t + 4; a.w: g + 8, t + 4).
+inline void wg_mma_ra_n64(float* d, const uint4 a, const ulong b, const int accumulate) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
+      "//@arch-specific wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {" WG_R32
+      "}, {%32, %33, %34, %35}, %36, p, 1, 1;\n}\n"
+      : WG_D32
+      : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "l"(b), "r"(accumulate));
+}
+inline void wg_mma_ra_n128(float* d, const uint4 a, const ulong b, const int accumulate) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
+      "//@arch-specific wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {" WG_R64
+      "}, {%64, %65, %66, %67}, %68, p, 1, 1;\n}\n"
+      : WG_D64
+      : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "l"(b), "r"(accumulate));
+}
+inline void wg_mma_ra_n256(float* d, const uint4 a, const ulong b, const int accumulate) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %133, 0;\n"
+      "//@arch-specific wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 {" WG_R128
+      "}, {%128, %129, %130, %131}, %132, p, 1, 1;\n}\n"
+      : WG_D128
+      : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "l"(b), "r"(accumulate));
+}
+#define WG_MMA_RA(n) WG_CAT(wg_mma_ra_n, n)
+
 // C's BM x BN block from the warpgroups' fragments r: alpha r + beta C.
 inline void wg_store_c(__global float* C, const int N, const int row0, const int col0,
                        const float alpha, const float beta, const float* r) {
@@ -2380,10 +2434,29 @@ inline void wg_store_c(__global float* C, const int N, const int row0, const int
   }
 }
 
+#if WG_RS_A
+// tc-tf32-rs: this work-item's wgmma fragment of A's 8-k block s (rows r, r + 8, k t and t + 4 of
+// the block, wg_mma_ra's order), rounded to TF32, from a tile the tensor copies swizzled with 128
+// bytes (BK 32): float (row, k) at row BK + ((k/4) ^ (row % 8)) 4 + k % 4. Rows r and r + 8 share
+// r % 8 = g, so a warp's 32 reads of one value fall in 32 different banks.
+inline uint4 wg_a_fragment(__local const float* tile, const int r, const int g, const int t,
+                           const int s) {
+  const int c0 = 4 * ((2 * s) ^ g) + t, c1 = 4 * ((2 * s + 1) ^ g) + t;
+  uint4 a = (uint4)(tc_tf32(tile[r * BK + c0]), tc_tf32(tile[(r + 8) * BK + c0]),
+                    tc_tf32(tile[r * BK + c1]), tc_tf32(tile[(r + 8) * BK + c1]));
+  wg_pin_a(&a);
+  return a;
+}
+#endif
+
 #if !WG_3X
-// tc-tf32-wg, and tc-tf32-tma, which takes A's tensor map as one more argument.
+// tc-tf32-wg, and tc-tf32-tma and tc-tf32-rs, which take A's tensor map as one more argument.
 #if WG_TMA_A
+#if WG_RS_A
+__kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_tf32_rs(
+#else
 __kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_tf32_tma(
+#endif
     const int M, const int N, const int K, const float alpha, const float beta,
     __global const float* restrict A, __global const float* restrict B, __global float* C,
     __global const ulong* a_map) {
@@ -2426,6 +2499,34 @@ __kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_tf3
 
   const int tiles = K / BK;
   wg_ring_start(As, Bs, landed, a, b_tiles, tiles, tid);
+#if WG_RS_A
+  // A's fragments (header): slice s of `a_regs` holds 8-k block s of the K-step multiplying, and
+  // is loaded from local memory while the wgmmas of blocks s - 1 and s - 2 run.
+  const int lane = get_local_id(0) % 32;
+  const int g = lane / 4, t = lane % 4;
+  const int r = warpgroup * 64 + 16 * (get_local_id(0) / 32) + g;  // rows r and r + 8
+  uint4 a_regs[BK / 8];
+  a_regs[0] = wg_a_fragment(As[wg_ring_wait(landed, 0)], r, g, t, 0);
+  for (int step = 0; step < tiles; ++step) {
+    const int buf = step % STAGES;
+    _Pragma("unroll") for (int s = 0; s < BK / 8; ++s) {
+      // The next block's slice, before the fence that tells the wgmmas registers have changed.
+      if (s + 1 < BK / 8) {
+        a_regs[s + 1] = wg_a_fragment(As[buf], r, g, t, s + 1);
+      } else if (step + 1 < tiles) {
+        a_regs[0] = wg_a_fragment(As[wg_ring_wait(landed, step + 1)], r, g, t, 0);
+      }
+      wg_fence();
+      WG_MMA_RA(BN)(acc, a_regs[s], wg_descriptor(&Bs[buf][2 * s * (BN / 8) * 32], BN * 16, 128),
+                    1);
+      wg_commit();
+      // Two blocks' wgmmas stay in flight; none of them reads the slice loaded next.
+      wg_wait_all_but_two();
+      // Past block 1's wait, every wgmma of step - 1 is done: its buffer can be refilled.
+      if (s == 1) wg_ring_refill(As, Bs, landed, a, b_tiles, step, tiles, tid);
+    }
+  }
+#else
   for (int step = 0; step < tiles; ++step) {
     const int buf = wg_ring_wait(landed, step);
     wg_fence();
@@ -2444,6 +2545,7 @@ __kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_tf3
     wg_wait_all_but_last();  // step - 1's wgmmas are done: their buffer can be refilled
     wg_ring_refill(As, Bs, landed, a, b_tiles, step, tiles, tid);
   }
+#endif
   wg_wait_all();
   _Pragma("unroll") for (int i = 0; i < BN / 2; ++i) wg_pin(&acc[i]);
   wg_store_c(C, N, block.x * BM, block.y * BN, alpha, beta, acc);
@@ -2465,26 +2567,6 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void set_tensor_map_addr
 #endif
 
 #else
-// d (as above) = A (64 x 8) * B (8 x N), plus d where `accumulate`, A in registers: this
-// work-item's four TF32 values a, rows g, g + 8 of its warp's 16, k t, t + 4 (a.x: g, t;
-// a.y: g + 8, t; a.z: g, t + 4; a.w: g + 8, t + 4).
-inline void wg_mma_ra_n64(float* d, const uint4 a, const ulong b, const int accumulate) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
-      "//@arch-specific wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {" WG_R32
-      "}, {%32, %33, %34, %35}, %36, p, 1, 1;\n}\n"
-      : WG_D32
-      : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "l"(b), "r"(accumulate));
-}
-inline void wg_mma_ra_n128(float* d, const uint4 a, const ulong b, const int accumulate) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
-      "//@arch-specific wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {" WG_R64
-      "}, {%64, %65, %66, %67}, %68, p, 1, 1;\n}\n"
-      : WG_D64
-      : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "l"(b), "r"(accumulate));
-}
-#define WG_MMA_RA(n) WG_CAT(wg_mma_ra_n, n)
 
 // The big parts of four values, and the small ones: x - big is exact, and rounded to TF32 too.
 inline uint4 wg_big(const float4 x) { return as_uint4(tc_tf32_4(x)); }
@@ -2573,6 +2655,7 @@ __kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_3xt
 #undef WG_B_FLOATS
 #undef WG_3X
 #undef WG_TMA_A
+#undef WG_RS_A
 #undef BM
 #undef BN
 #undef BK

@@ -54,7 +54,7 @@ TEST(Ladder, TheNamesArePinned) {
                           "naive-global", "naive", "tiled", "tiled-wpt", "vector", "tiled-2x2",
                           "prefetch-reg", "prefetch-local", "transposed-b", "regtile-nolocal",
                           "regtile2d", "best", "simt-async", "tc-tf32", "tc-3xtf32", "tc-tf32-wg",
-                          "tc-tf32-tma", "tc-3xtf32-wg"}));
+                          "tc-tf32-tma", "tc-tf32-rs", "tc-3xtf32-wg"}));
 }
 
 TEST(Ladder, EveryStepBuildsOnAnEarlierKernel) {

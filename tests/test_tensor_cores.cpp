@@ -96,10 +96,10 @@ TEST(TensorCoresUnsupportedOn, AmpereAndHopperRunThem) {
   }
 }
 
-// The wgmma of tc-tf32-wg, tc-tf32-tma and tc-3xtf32-wg exists on compute capability 9.0 only:
-// not on Ampere, nor on what follows.
+// The wgmma of tc-tf32-wg, tc-tf32-tma, tc-tf32-rs and tc-3xtf32-wg exists on compute capability
+// 9.0 only: not on Ampere, nor on what follows.
 TEST(TensorCoresUnsupportedOn, WarpgroupMmaNeedsHopperAndSaysSo) {
-  for (const char* name : {"tc-tf32-wg", "tc-tf32-tma", "tc-3xtf32-wg"}) {
+  for (const char* name : {"tc-tf32-wg", "tc-tf32-tma", "tc-tf32-rs", "tc-3xtf32-wg"}) {
     SCOPED_TRACE(name);
     const auto& wg = registryVariant(name);
     EXPECT_EQ(clgemm::unsupportedOn(wg, nvidiaGpu(9, 0)), std::nullopt);
@@ -393,6 +393,25 @@ TEST(TensorCoresConstraints, TheTensorCopiesTakeRowsOf8To32FloatsAndBoxesOfAtMos
   EXPECT_EQ(tma.local_mem_bytes(definesOf(tma, {})), 3u * (128 + 256) * 32 * 4 + 3 * 8);
 }
 
+// tc-tf32-rs reads A as tc-tf32-tma does, and keeps two blocks' wgmmas in flight while it loads
+// the next block's A registers: four 8-k blocks per K-step, so BK is 32 only.
+TEST(TensorCoresConstraints, RegisterAKeepsFourBlocksOf8K) {
+  EXPECT_EQ(violations("tc-tf32-rs", {}), std::nullopt);
+  for (const char* bk : {"BK=8", "BK=16"}) {
+    const std::string why = refused("tc-tf32-rs", {bk});
+    EXPECT_NE(why.find(std::string(bk) + " must be 32"), std::string::npos) << why;
+  }
+  // The tensor copies' limits come first, as tc-tf32-tma's.
+  const std::string wide = refused("tc-tf32-rs", {"BK=64"});
+  EXPECT_NE(wide.find("BK=64 must be 8, 16 or 32"), std::string::npos) << wide;
+  const auto& rs = registryVariant("tc-tf32-rs");
+  const auto& tma = registryVariant("tc-tf32-tma");
+  EXPECT_EQ(rs.pack_planes, tma.pack_planes);
+  EXPECT_EQ(rs.tensor_map_entry, tma.tensor_map_entry);
+  EXPECT_EQ(rs.arithmetic, clgemm::Arithmetic::kTf32);
+  EXPECT_EQ(rs.local_mem_bytes(definesOf(rs, {})), tma.local_mem_bytes(definesOf(tma, {})));
+}
+
 TEST(TensorCoresConstraints, LocalMemoryOfTheDefaults) {
   for (const auto& name : kTensorCore) {
     const auto& v = registryVariant(name);
@@ -427,7 +446,7 @@ TEST(TensorCoresKernelsCl, TheWarpgroupSectionMasksEveryWgmmaInstruction) {
   const std::string text = clgemm_test::sourceKernels();
   EXPECT_NE(
       text.find("\n#if defined(KERNEL_gemm_tc_tf32_wg) || defined(KERNEL_gemm_tc_tf32_tma) || "
-                "defined(KERNEL_gemm_tc_3xtf32_wg)\n"),
+                "defined(KERNEL_gemm_tc_tf32_rs) || defined(KERNEL_gemm_tc_3xtf32_wg)\n"),
       std::string::npos);
   // Every wgmma instruction behind the marker (the first build targets sm_90, where they would
   // not assemble), and at least the ones the pipeline needs.

@@ -289,6 +289,32 @@ Variant tcTf32Tma() {
       true);
 }
 
+Variant tcTf32Rs() {
+  Variant v = warpgroupFamily(
+      "tc-tf32-rs", "gemm_tc_tf32_rs", Arithmetic::kTf32, false, {},
+      "NVIDIA Hopper tensor cores as tc-tf32-tma, A's fragments read from local memory into "
+      "registers and rounded to TF32 there (wgmma with A from registers), so A and B are rounded "
+      "as in tc-tf32-wg with one packing pass, B's",
+      "tc-tf32-tma",
+      "rounds A on chip instead of letting the tensor cores truncate it: each work-item loads its "
+      "wgmma fragment of the next 8-k block from the swizzled tile while the wgmmas of the two "
+      "blocks before it run (wgmma.wait_group 2, CUTLASS's Hopper loop for an A in registers), "
+      "rounds it with two integer operations per value, and issues the wgmma from registers",
+      true);
+  // Four register slices per K-step: with two blocks' wgmmas in flight, the slice loaded next
+  // must be none of theirs, which takes four blocks of 8 k.
+  const auto family = v.constraints;
+  v.constraints = [family](const ResolvedDefines& d) {
+    std::vector<std::string> errors = family(d);
+    if (errors.empty() && d.param("BK") != 32)
+      errors.push_back("BK=" + std::to_string(d.param("BK")) +
+                       " must be 32 (four 8-k blocks, so that the A registers loaded next are "
+                       "none that the two wgmmas in flight read)");
+    return errors;
+  };
+  return v;
+}
+
 Variant tc3xTf32Wg() {
   return warpgroupFamily(
       "tc-3xtf32-wg", "gemm_tc_3xtf32_wg", Arithmetic::k3xTf32, true,
@@ -318,7 +344,7 @@ Variant tc3xTf32Wg() {
 
 std::vector<Variant> tensorCoreVariants() {
   return {
-      tcTf32(), tc3xTf32(), tcTf32Wg(), tcTf32Tma(), tc3xTf32Wg(),
+      tcTf32(), tc3xTf32(), tcTf32Wg(), tcTf32Tma(), tcTf32Rs(), tc3xTf32Wg(),
   };
 }
 
