@@ -149,9 +149,11 @@ inline void store_c_2x2(__global REAL* C, const int M, const int N, const int r0
 // The host's copies around every kernel that does not take shapes itself: stored A and B into
 // packed row-major (and zero-padded where PAD_FROM asks), C in where beta != 0, and C back out
 // into its stored lines (ldc). Compiled into every GEMM variant's program. Global
-// (ceil(cols/32)*32, ceil(rows/8)*8), local (32, 8), one element per work-item; for a transposed
-// source the host swaps the two dimensions (ceil(rows/32)*32, ceil(cols/8)*8), so that consecutive
-// work-items always walk along the source's stored lines and its reads coalesce.
+// (ceil(cols/32)*32, ceil(rows/32)*8), local (32, 8): a work-group copies a 32 x 32 block, each
+// work-item four elements 8 lines apart, whose loads are in flight together (one element per
+// work-item left the copies at 8191^3 at 62% of the H100's bandwidth, docs/performance.md). For
+// a transposed source the host swaps the two dimensions (ceil(rows/32)*32, ceil(cols/32)*8), so
+// that consecutive work-items always walk along the source's stored lines and its reads coalesce.
 #if !defined(KERNEL_peak_fma) && !defined(KERNEL_peak_read) && !defined(KERNEL_pack_operand)
 __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void copy_matrix(
     const int src_rows, const int src_cols, const int src_ld, const int src_transposed,
@@ -159,11 +161,16 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void copy_matrix(
     const int ld, __global REAL* restrict dst, const int dst_offset) {
   src += src_offset;
   dst += dst_offset;
-  const int r = src_transposed ? get_global_id(0) : get_global_id(1);
-  const int c = src_transposed ? get_global_id(1) : get_global_id(0);
-  if (r >= rows || c >= cols) return;
-  const int at = src_transposed ? c * src_ld + r : r * src_ld + c;
-  dst[r * ld + c] = (r < src_rows && c < src_cols) ? src[at] : REAL_ZERO;
+  // Along the source's lines, and the first of the four lines across them.
+  const int along = get_global_id(0), across = get_group_id(1) * 32 + get_local_id(1);
+  _Pragma("unroll") for (int i = 0; i < 4; ++i) {
+    const int r = src_transposed ? along : across + 8 * i;
+    const int c = src_transposed ? across + 8 * i : along;
+    // The later lines lie further out still.
+    if (r >= rows || c >= cols) return;
+    const int at = src_transposed ? c * src_ld + r : r * src_ld + c;
+    dst[r * ld + c] = (r < src_rows && c < src_cols) ? src[at] : REAL_ZERO;
+  }
 }
 #endif
 

@@ -65,7 +65,9 @@ run bad_threshold CLGEMM_BLAS_THRESHOLD=1e6
   fail "bad_threshold: not one warning naming the value"
 
 run default
-if "$clgemm" --list | grep -q "^ *type GPU,"; then
+# A here-string, not a pipe: grep -q exits at the first match, and under pipefail the writer's
+# SIGPIPE would fail the test's condition.
+if grep -q "^ *type GPU," <<<"$("$clgemm" --list)"; then
   echo "(a GPU: the default threshold is 256^3, not judged here)"
 else
   [ "$(count default sgemm_ device)" = 0 ] || fail "default: a CPU device took sgemm_ calls"

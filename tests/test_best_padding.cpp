@@ -111,8 +111,9 @@ TEST(BestPadding, ANegativePadFromIsRefused) {
   EXPECT_NE(r.err.find("PAD_FROM"), std::string::npos) << r.err;
 }
 
-// A copy of kernels.cl with `code` planted at the top of copy_matrix (variables r, c, rows,
-// cols, src_rows, src_cols, dst in scope), run by best with copies forced at 33 x 17 x 9.
+// A copy of kernels.cl with `code` planted in copy_matrix's loop over the work-item's lines,
+// after the bounds check (variables r, c, rows, cols, src_rows, src_cols, dst in scope;
+// `continue` goes on to the next line), run by best with copies forced at 33 x 17 x 9.
 clgemm_test::RunResult runPlantedCopy(const std::string& code) {
   TempDir dir;
   std::string text = clgemm_test::sourceKernels();
@@ -132,8 +133,7 @@ clgemm_test::RunResult runPlantedCopy(const std::string& code) {
 TEST(BestPadding, PaddingThatIsNotZeroFailsVerification) {
   // The padding filled with ones: the padded K columns of A meet the padded K rows of B.
   const auto r = runPlantedCopy(
-      "  const int c_ = get_global_id(0), r_ = get_global_id(1);\n"
-      "  if (r_ >= src_rows || c_ >= src_cols) { dst[r_ * cols + c_] = 1.0f; return; }\n");
+      "    if (r >= src_rows || c >= src_cols) { dst[r * cols + c] = 1.0f; continue; }\n");
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("verification failed"), std::string::npos) << r.err;
 }
@@ -141,8 +141,9 @@ TEST(BestPadding, PaddingThatIsNotZeroFailsVerification) {
 TEST(BestPadding, ACopyWritingPastItsScratchMatrixIsCaught) {
   // Each copy into a padded matrix also writes three floats past its end.
   const auto r = runPlantedCopy(
-      "  if (get_global_id(0) == 0 && get_global_id(1) == 0 && rows * cols > src_rows * src_cols)\n"
-      "    dst[rows * cols + 2] = 0.0f;\n");
+      "    if (get_global_id(0) == 0 && get_global_id(1) == 0 && rows * cols > src_rows * "
+      "src_cols)\n"
+      "      dst[rows * cols + 2] = 0.0f;\n");
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("memory check failed"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("after the end of A padded"), std::string::npos) << r.err;

@@ -20,7 +20,9 @@ run_verified() {
 
 library=$(ls "$build"/libclgemm.so.*.* 2>/dev/null | head -n 1)
 [ -n "$library" ] || fail "no libclgemm.so.* in $build"
-if ! nm -D --defined-only "$library" | grep -qw clgemmSgemm; then
+# (Here-strings, not pipes, into grep -q: it exits at the first match, and under pipefail the
+# writer's SIGPIPE would fail the pipeline whenever output was still coming.)
+if ! grep -qw clgemmSgemm <<<"$(nm -D --defined-only "$library")"; then
   echo "test_install: skipped: $library does not define clgemmSgemm (host/api/ not in this tree)"
   exit 77
 fi
@@ -59,7 +61,7 @@ grep -q "kernels from $prefix/share/clgemm/kernels.cl" <<<"$out" ||
 "$cmake" -S "$source/examples" -B "$tmp/shared" -DCMAKE_PREFIX_PATH="$prefix" \
   -DCMAKE_BUILD_TYPE=Release >"$tmp/shared.log" 2>&1 || { cat "$tmp/shared.log"; fail "configure"; }
 "$cmake" --build "$tmp/shared" >>"$tmp/shared.log" 2>&1 || { cat "$tmp/shared.log"; fail "build"; }
-ldd "$tmp/shared/sgemm_example" | grep -q "$prefix/$libdir/libclgemm.so.0" ||
+grep -q "$prefix/$libdir/libclgemm.so.0" <<<"$(ldd "$tmp/shared/sgemm_example")" ||
   fail "sgemm_example does not load the installed libclgemm.so: $(ldd "$tmp/shared/sgemm_example")"
 run_verified "$tmp/shared/sgemm_example"
 # The library reads the installed kernels.cl, found from libclgemm.so's folder (ahead of the
@@ -87,6 +89,7 @@ run_verified "$tmp/pc_example"
   -DCMAKE_BUILD_TYPE=Release -DCLGEMM_EXAMPLES_STATIC=ON >"$tmp/static.log" 2>&1 ||
   { cat "$tmp/static.log"; fail "configure (static)"; }
 "$cmake" --build "$tmp/static" >>"$tmp/static.log" 2>&1 || { cat "$tmp/static.log"; fail "build (static)"; }
-! ldd "$tmp/static/sgemm_example" | grep -q libclgemm || fail "the static sgemm_example loads libclgemm.so"
+! grep -q libclgemm <<<"$(ldd "$tmp/static/sgemm_example")" ||
+  fail "the static sgemm_example loads libclgemm.so"
 run_verified "$tmp/static/sgemm_example"
 echo "test_install: ok"

@@ -64,9 +64,10 @@ Variant openClVariant(std::string name, std::string entry, std::string summary,
   // takes shapes itself), or padding copies.
   v.pad_entry = "copy_matrix";
   v.pad_shape = [](int rows, int cols) {
-    return LaunchShape{{roundUp(std::size_t(cols), 32), roundUp(std::size_t(rows), 8)},
+    // A 32 x 32 block per work-group, four lines per work-item (kernels.cl's copy_matrix).
+    return LaunchShape{{roundUp(std::size_t(cols), 32), roundUp(std::size_t(rows), 32) / 4},
                        {32, 8},
-                       "copy_matrix's fixed 32 x 8"};
+                       "copy_matrix's fixed 32 x 8, a 32 x 32 block each"};
   };
   return v;
 }
