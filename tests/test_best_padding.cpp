@@ -141,8 +141,8 @@ TEST(BestPadding, PaddingThatIsNotZeroFailsVerification) {
 TEST(BestPadding, ACopyWritingPastItsScratchMatrixIsCaught) {
   // Each copy into a padded matrix also writes three floats past its end.
   const auto r = runPlantedCopy(
-      "    if (get_global_id(0) == 0 && get_global_id(1) == 0 && rows * cols > src_rows * "
-      "src_cols)\n"
+      "    if (get_global_id(0) == 0 && get_global_id(1) == 0 &&\n"
+      "        rows * cols > src_rows * src_cols)\n"
       "      dst[rows * cols + 2] = 0.0f;\n");
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("memory check failed"), std::string::npos) << r.err;

@@ -61,8 +61,9 @@ grep -q "kernels from $prefix/share/clgemm/kernels.cl" <<<"$out" ||
 "$cmake" -S "$source/examples" -B "$tmp/shared" -DCMAKE_PREFIX_PATH="$prefix" \
   -DCMAKE_BUILD_TYPE=Release >"$tmp/shared.log" 2>&1 || { cat "$tmp/shared.log"; fail "configure"; }
 "$cmake" --build "$tmp/shared" >>"$tmp/shared.log" 2>&1 || { cat "$tmp/shared.log"; fail "build"; }
-grep -q "$prefix/$libdir/libclgemm.so.0" <<<"$(ldd "$tmp/shared/sgemm_example")" ||
-  fail "sgemm_example does not load the installed libclgemm.so: $(ldd "$tmp/shared/sgemm_example")"
+linked=$(ldd "$tmp/shared/sgemm_example")
+grep -q "$prefix/$libdir/libclgemm.so.0" <<<"$linked" ||
+  fail "sgemm_example does not load the installed libclgemm.so: $linked"
 run_verified "$tmp/shared/sgemm_example"
 # The library reads the installed kernels.cl, found from libclgemm.so's folder (ahead of the
 # source tree and the embedded copy): a broken installed copy must make the call fail to build.
