@@ -53,9 +53,11 @@
 //   4. NVIDIA only, inline PTX, compiled only when named (never in a whole-file build)
 //        simt-async                             gemm_simt_async: best's FP32 FMAs on cp.async
 //        tc-tf32, tc-3xtf32                     gemm_tc_tf32 and gemm_tc_3xtf32: mma.sync, TF32
-//        pack_operand (helper kernel)           packs A and B for the two below; plain OpenCL C
+//        pack_operand (helper kernel)           packs A and B for those below; plain OpenCL C
 //        tc-tf32-wg, tc-3xtf32-wg               gemm_tc_tf32_wg and gemm_tc_3xtf32_wg: Hopper's
 //                                               warpgroup MMA (sm_90a)
+//        tc-tf32-tma, -rs, -ws, -fused          A by tensor copies; A rounded in registers; a
+//                                               producer warp; B packed inside the GEMM
 
 // =============================================================================================
 // 1. Shared helpers, before their first use
@@ -178,9 +180,10 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void copy_matrix(
 // TF32 rounding, shared by the tensor-core kernels and tc-tf32-wg's packing helper (plain
 // OpenCL C, so it may build anywhere; the sections with PTX stay out of whole-file builds).
 #if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_pack_operand) || defined(KERNEL_gemm_tc_tf32) || \
-    defined(KERNEL_gemm_tc_3xtf32) || defined(KERNEL_gemm_tc_tf32_wg) ||                    \
-    defined(KERNEL_gemm_tc_3xtf32_wg) || defined(KERNEL_gemm_tc_tf32_tma) ||                 \
-    defined(KERNEL_gemm_tc_tf32_rs)
+    defined(KERNEL_gemm_tc_3xtf32) || defined(KERNEL_gemm_tc_tf32_wg) ||                           \
+    defined(KERNEL_gemm_tc_3xtf32_wg) || defined(KERNEL_gemm_tc_tf32_tma) ||                       \
+    defined(KERNEL_gemm_tc_tf32_rs) || defined(KERNEL_gemm_tc_tf32_ws) ||                          \
+    defined(KERNEL_gemm_tc_tf32_fused)
 // x rounded to the nearest TF32 value (ties away from zero), in an FP32 register: what
 // cvt.rna.tf32.f32 computes, but in two integer operations at full rate; the conversion
 // instruction runs at a quarter of it and held tc-3xtf32 to 58 TFLOP/s (docs/performance.md).
@@ -1881,9 +1884,10 @@ gemm_tc_tf32
 // otherwise assumes tc-tf32-wg's defaults. PACK_SPLIT (set for tc-3xtf32-wg) writes B's values x
 // as two TF32 planes, big = tf32(x) and small = tf32(x - big), a tile of each per K-step, and A's
 // unrounded, each tile in the order of the wgmma's register fragments (the kernel splits them).
-#if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_gemm_tc_tf32_wg) || \
+#if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_gemm_tc_tf32_wg) ||        \
     defined(KERNEL_gemm_tc_3xtf32_wg) || defined(KERNEL_gemm_tc_tf32_tma) || \
-    defined(KERNEL_gemm_tc_tf32_rs) || defined(KERNEL_pack_operand)
+    defined(KERNEL_gemm_tc_tf32_rs) || defined(KERNEL_gemm_tc_tf32_ws) ||    \
+    defined(KERNEL_gemm_tc_tf32_fused) || defined(KERNEL_pack_operand)
 #if defined(BM) && defined(BN) && defined(BK)
 #define PACK_BM BM
 #define PACK_BN BN
@@ -2145,7 +2149,7 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
 // pinned where it is read (wg_pin_a): NVIDIA's compiler otherwise sinks the rounding past the
 // ring's wait to the wgmma, and ptxas serialises the loop (C7513; 18% slower on the H200,
 // docs/performance.md).
-#if defined(KERNEL_gemm_tc_tf32_wg) || defined(KERNEL_gemm_tc_tf32_tma) || defined(KERNEL_gemm_tc_tf32_rs) || defined(KERNEL_gemm_tc_3xtf32_wg)
+#if defined(KERNEL_gemm_tc_tf32_wg) || defined(KERNEL_gemm_tc_tf32_tma) || defined(KERNEL_gemm_tc_tf32_rs) || defined(KERNEL_gemm_tc_tf32_ws) || defined(KERNEL_gemm_tc_tf32_fused) || defined(KERNEL_gemm_tc_3xtf32_wg)
 #ifndef BM
 #ifdef KERNEL_gemm_tc_3xtf32_wg
 #define BM 64  // one warpgroup: its sums and totals take 128 registers per work-item at BN 128
@@ -2188,15 +2192,27 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
 #else
 #define WG_3X 0
 #endif
-#if defined(KERNEL_gemm_tc_tf32_tma) || defined(KERNEL_gemm_tc_tf32_rs)
+#if defined(KERNEL_gemm_tc_tf32_tma) || defined(KERNEL_gemm_tc_tf32_rs) || \
+    defined(KERNEL_gemm_tc_tf32_ws) || defined(KERNEL_gemm_tc_tf32_fused)
 #define WG_TMA_A 1
 #else
 #define WG_TMA_A 0
 #endif
-#ifdef KERNEL_gemm_tc_tf32_rs
+#if defined(KERNEL_gemm_tc_tf32_rs) || defined(KERNEL_gemm_tc_tf32_ws) || \
+    defined(KERNEL_gemm_tc_tf32_fused)
 #define WG_RS_A 1
 #else
 #define WG_RS_A 0
+#endif
+#if defined(KERNEL_gemm_tc_tf32_ws) || defined(KERNEL_gemm_tc_tf32_fused)
+#define WG_WS 1
+#else
+#define WG_WS 0
+#endif
+#ifdef KERNEL_gemm_tc_tf32_fused
+#define WG_FUSED 1
+#else
+#define WG_FUSED 0
 #endif
 
 // A __local pointer's value is its shared-window address, which PTX's shared-memory operands take.
@@ -2425,13 +2441,20 @@ inline void wg_mma_ra_n256(float* d, const uint4 a, const ulong b, const int acc
 }
 #define WG_MMA_RA(n) WG_CAT(wg_mma_ra_n, n)
 
+// A work-item's warpgroup, and its place in it (0 ... 127): work-groups of (128, BM/64), or
+// tc-tf32-ws's (32, warps), whose first 4 BM/64 warps are the warpgroups.
+inline int wg_group() { return WG_WS ? get_local_id(1) / 4 : get_local_id(1); }
+inline int wg_item() {
+  return WG_WS ? (get_local_id(1) % 4) * 32 + get_local_id(0) : get_local_id(0);
+}
+
 // C's BM x BN block from the warpgroups' fragments r: alpha r + beta C.
 inline void wg_store_c(__global float* C, const int N, const int row0, const int col0,
                        const float alpha, const float beta, const float* r) {
-  const int lane = get_local_id(0) % 32, warp = get_local_id(0) / 32;
+  const int lane = wg_item() % 32, warp = wg_item() / 32;
   const int g = lane / 4, t = lane % 4;
   _Pragma("unroll") for (int h = 0; h < 2; ++h) {
-    const int row = row0 + 64 * get_local_id(1) + 16 * warp + 8 * h + g;
+    const int row = row0 + 64 * wg_group() + 16 * warp + 8 * h + g;
     _Pragma("unroll") for (int j = 0; j < BN / 8; ++j) {
       __global float2* c2 = (__global float2*)(C + row * N + col0 + 8 * j + 2 * t);
       float2 v = alpha * (float2)(r[4 * j + 2 * h], r[4 * j + 2 * h + 1]);
@@ -2457,6 +2480,296 @@ inline uint4 wg_a_fragment(__local const float* tile, const int r, const int g, 
 #endif
 
 #if !WG_3X
+#if WG_WS
+// tc-tf32-ws: tc-tf32-rs's loop, warp-specialised (CUTLASS's Hopper kernels, cuBLAS's TF32
+// kernel): a producer warp issues the copies (A by its tensor map, B's packed tile) into a ring
+// of STAGES buffers, each with a `full` mbarrier (the bytes landed) and an `empty` one (every
+// consumer warp done with it). The warpgroups wait only for the data they read and free each
+// buffer with an arrival per warp, where tc-tf32-rs's warpgroups met at a barrier per K-step for
+// work-item 0 to refill it. Work-group (32, 4 BM/64 + 4): the warpgroups' warps, then a copying
+// warpgroup of the producer and three more warps. At BM 128 ptxas gives each of the 384
+// work-items 168 registers, where the warpgroups' loop needs 200, so the copying warpgroup hands
+// registers over (setmaxnreg: 104 for it, 200 for the others; the host adds the
+// `.minnctapersm 1` without which ptxas ignores setmaxnreg). BM is 64 or 128.
+//
+// tc-tf32-fused (WG_FUSED): tc-tf32-ws with B's packing done inside the GEMM, overlapped with the
+// products, instead of by the packing pass (12% of tc-tf32-rs's time at 4096^3). The three other
+// warps of the copying warpgroup pack: each takes B's chunks (a K-step's BN x BK tile of one block
+// column, packed as pack_operand packs it) from a counter shared by the whole launch, packs each
+// from B as stored and raises the chunk's flag; the producer copies a K-step's B once its flag is
+// raised. Chunks go to whichever work-group asks next, so the first wave packs all of B while it
+// multiplies, and a work-group that waits for a chunk nobody has taken yet takes it itself: none
+// ever waits for one that is not running (no deadlock however many run at once).
+// `state`, ints zeroed when allocated: [0] launches so far, [1] the chunk counter, [2] the
+// packing warps finished, then a flag per chunk, N/BN block columns of K/BK K-steps. A chunk of
+// this launch is packed when its flag equals the launch's number (state[0] + 1, so no reset of
+// the flags is needed); the last packing warp to finish resets the counters and advances
+// state[0], after everyone has read it. Packing writes through the generic proxy and the bulk
+// copies read through the async proxy: the packer fences the proxies before it raises a flag,
+// the producer after it has read one.
+#define WG_WS_WARPS (4 * (BM / 64))  // the warpgroups' warps; then the copying warpgroup
+#define WG_FUSED_PACKERS 3
+
+#if WG_FUSED
+// Warp-wide value of lane 0 (the packer's chunk number).
+inline int wg_lane0(const int v) {
+  int r;
+  asm volatile("shfl.sync.idx.b32 %0, %1, 0, 0x1f, 0xffffffff;\n" : "=r"(r) : "r"(v));
+  return r;
+}
+// The lanes where `p` holds, a bit each.
+inline uint wg_ballot(const int p) {
+  uint b;
+  asm volatile(
+      "{\n.reg .pred q;\nsetp.ne.s32 q, %1, 0;\nvote.sync.ballot.b32 %0, q, 0xffffffff;\n}\n"
+      : "=r"(b)
+      : "r"(p));
+  return b;
+}
+inline int wg_load_relaxed(__global const int* p) {
+  int v;
+  asm volatile("ld.relaxed.gpu.global.b32 %0, [%1];\n" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+inline void wg_store_release(__global int* p, const int v) {
+  asm volatile("st.release.gpu.global.b32 [%0], %1;\n" ::"l"(p), "r"(v) : "memory");
+}
+#endif
+
+// One arrival on `bar` (a consumer warp done with a buffer).
+inline void wg_mbar_arrive(__local ulong* bar) {
+  asm volatile("{\n.reg .b64 state;\nmbarrier.arrive.shared::cta.b64 state, [%0];\n}\n" ::"r"(
+                   wg_local_address(bar))
+               : "memory");
+}
+
+#if WG_FUSED
+// The producer warp: K-steps packed from `step` on, as far as 32 flags read at once tell
+// (`flags` holds this block column's, `tiles` of them). Waits until `step`'s is raised.
+inline int wg_packed_through(__global const int* flags, const int step, const int tiles,
+                             const int launch, const int lane) {
+  uint ready;
+  do {
+    const int at = step + lane;
+    ready = wg_ballot(at < tiles && wg_load_relaxed(flags + at) == launch);
+  } while ((ready & 1u) == 0);
+  // The flags were read relaxed: the fence makes them an acquire (of the packers' releases), and
+  // the proxy fence lets the bulk copies that follow see the packed values.
+  asm volatile("fence.acq_rel.gpu;\nfence.proxy.async.global;\n" ::: "memory");
+  return step + popcount(ready & ~(ready + 1u));  // the run of raised flags from `step`
+}
+
+// 16-byte accesses of the packers, cache-streaming (evicted first): B as stored is read once, and
+// packed B written by the first wave's packers would otherwise push the tiles that the
+// warpgroups reuse out of the L2. With plain accesses tc-tf32-fused ran 304 TFLOP/s at 4096^3 on
+// the H200 (the warpgroups not waiting for the packers: 304 too); with these, 362
+// (docs/performance.md).
+inline float4 wg_load_once(__global const float* p) {
+  float4 v;
+  asm("ld.global.cs.v4.f32 {%0, %1, %2, %3}, [%4];\n"
+      : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+      : "l"(p));
+  return v;
+}
+inline void wg_store_once(__global float* p, const float4 v) {
+  asm volatile("st.global.cs.v4.f32 [%0], {%1, %2, %3, %4};\n" ::"l"(p), "f"(v.x), "f"(v.y),
+               "f"(v.z), "f"(v.w)
+               : "memory");
+}
+
+// The packing warp: chunk (block column j, K-step t) of B as stored (K x N: b_rows x b_cols,
+// element (k, n) at transposed ? n ld + k : k ld + n) into its packed tile at `dst`,
+// rounded, zeros outside B. Wholly inside B with 16-byte aligned lines, 4 x 4 blocks of 16-byte
+// loads (untransposed: lanes along n, each block transposed in registers) or 16-byte chunks along
+// k (transposed); the edges and other lds a value at a time, lanes along B's lines.
+inline void wg_pack_chunk(__global const float* restrict b, const int b_rows, const int b_cols,
+                          const int ld, const int transposed, __global float* restrict dst,
+                          const int j, const int t, const int lane) {
+  const int n0 = j * BN, k0 = t * BK;
+  const int op_ns = b_cols, op_ks = b_rows;
+  if (ld % 4 == 0 && n0 + BN <= op_ns && k0 + BK <= op_ks) {
+    if (!transposed) {
+      // (BK/4) x (BN/4) blocks of 4 k x 4 n; a warp's 32 blocks of one row of blocks per load,
+      // two blocks (eight loads) in flight per lane, which the packer's 104 registers hold.
+      _Pragma("unroll 1") for (int round = 0; round < (BK / 4) * (BN / 4) / 32 / 2; ++round) {
+        float4 v[2][4];
+        _Pragma("unroll") for (int i = 0; i < 2; ++i) {
+          const int block = (round * 2 + i) * 32 + lane;
+          const int kq = block / (BN / 4), nq = block % (BN / 4);
+          _Pragma("unroll") for (int e = 0; e < 4; ++e) v[i][e] =
+              wg_load_once(b + (k0 + 4 * kq + e) * ld + n0 + 4 * nq);
+        }
+        _Pragma("unroll") for (int i = 0; i < 2; ++i) {
+          const int block = (round * 2 + i) * 32 + lane;
+          const int kq = block / (BN / 4), nq = block % (BN / 4);
+          wg_store_once(dst + wg_at(BN, 4 * nq, kq),
+                        tc_tf32_4((float4)(v[i][0].x, v[i][1].x, v[i][2].x, v[i][3].x)));
+          wg_store_once(dst + wg_at(BN, 4 * nq + 1, kq),
+                        tc_tf32_4((float4)(v[i][0].y, v[i][1].y, v[i][2].y, v[i][3].y)));
+          wg_store_once(dst + wg_at(BN, 4 * nq + 2, kq),
+                        tc_tf32_4((float4)(v[i][0].z, v[i][1].z, v[i][2].z, v[i][3].z)));
+          wg_store_once(dst + wg_at(BN, 4 * nq + 3, kq),
+                        tc_tf32_4((float4)(v[i][0].w, v[i][1].w, v[i][2].w, v[i][3].w)));
+        }
+      }
+    } else {
+      // BN lines of BK/4 chunks; 8 in flight per lane.
+      _Pragma("unroll 1") for (int round = 0; round < BN * (BK / 4) / 32 / 8; ++round) {
+        float4 v[8];
+        _Pragma("unroll") for (int i = 0; i < 8; ++i) {
+          const int chunk = (round * 8 + i) * 32 + lane;
+          v[i] = wg_load_once(b + (n0 + chunk / (BK / 4)) * ld + k0 + 4 * (chunk % (BK / 4)));
+        }
+        _Pragma("unroll") for (int i = 0; i < 8; ++i) {
+          const int chunk = (round * 8 + i) * 32 + lane;
+          wg_store_once(dst + wg_at(BN, chunk / (BK / 4), chunk % (BK / 4)), tc_tf32_4(v[i]));
+        }
+      }
+    }
+  } else {
+    _Pragma("unroll 8") for (int e = lane; e < BN * BK; e += 32) {
+      const int n = transposed ? e / BK : e % BN, k = transposed ? e % BK : e / BN;
+      const float v = pack_load(b, transposed, ld, op_ns, op_ks, n0 + n, k0 + k);
+      dst[wg_at(BN, n, k / 4) + k % 4] = as_float(tc_tf32(v));
+    }
+  }
+}
+
+#endif  // WG_FUSED
+
+#if WG_FUSED
+__kernel __attribute__((reqd_work_group_size(32, WG_WS_WARPS + 4, 1))) void gemm_tc_tf32_fused(
+    const int M, const int N, const int K, const float alpha, const float beta,
+    __global const float* restrict A, __global float* restrict B, __global float* C,
+    __global const ulong* a_map, __global const float* restrict b_stored, const int b_rows,
+    const int b_cols, const int b_ld, const int b_transposed, __global int* state) {
+#else
+__kernel __attribute__((reqd_work_group_size(32, WG_WS_WARPS + 4, 1))) void gemm_tc_tf32_ws(
+    const int M, const int N, const int K, const float alpha, const float beta,
+    __global const float* restrict A, __global const float* restrict B, __global float* C,
+    __global const ulong* a_map) {
+#endif
+  __local float As[STAGES][BM * BK] __attribute__((aligned(1024)));
+  __local float Bs[STAGES][BN * BK] __attribute__((aligned(128)));
+  __local ulong full[STAGES], empty[STAGES];  // the buffers' mbarriers (header)
+#if WG_FUSED
+  __local int launch_number;
+#endif
+
+  const int warp = get_local_id(1), lane = get_local_id(0);
+  const int2 block = swizzled_block(GROUP_M);
+  const int tiles = K / BK;
+  if (warp == 0 && lane == 0) {
+    _Pragma("unroll") for (int s = 0; s < STAGES; ++s) {
+      wg_mbar_init(&full[s]);
+      asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(wg_local_address(&empty[s])),
+                   "n"(WG_WS_WARPS)
+                   : "memory");
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+#if WG_FUSED
+    launch_number = state[0] + 1;
+#endif
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+#if WG_FUSED
+  const int launch = launch_number;
+  __global int* flags = state + 3;
+#endif
+
+  if (warp < WG_WS_WARPS) {
+#if BM == 128
+    asm volatile("//@arch-specific setmaxnreg.inc.sync.aligned.u32 200;\n" ::: "memory");
+#endif
+    // The consumers: tc-tf32-rs's loop, the refill replaced by an arrival on the buffer's empty
+    // mbarrier once the warp's wgmmas of step - 1 are done.
+    float acc[BN / 2];
+    _Pragma("unroll") for (int i = 0; i < BN / 2; ++i) acc[i] = 0.0f;
+    const int g = lane / 4, t = lane % 4;
+    const int r = wg_group() * 64 + 16 * (wg_item() / 32) + g;  // rows r and r + 8
+    uint4 a_regs[BK / 8];
+    a_regs[0] = wg_a_fragment(As[wg_ring_wait(full, 0)], r, g, t, 0);
+    for (int step = 0; step < tiles; ++step) {
+      const int buf = step % STAGES;
+      _Pragma("unroll") for (int s = 0; s < BK / 8; ++s) {
+        if (s + 1 < BK / 8) {
+          a_regs[s + 1] = wg_a_fragment(As[buf], r, g, t, s + 1);
+        } else if (step + 1 < tiles) {
+          a_regs[0] = wg_a_fragment(As[wg_ring_wait(full, step + 1)], r, g, t, 0);
+        }
+        wg_fence();
+        WG_MMA_RA(BN)
+        (acc, a_regs[s], wg_descriptor(&Bs[buf][2 * s * (BN / 8) * 32], BN * 16, 128), 1);
+        wg_commit();
+        wg_wait_all_but_two();
+        if (s == 1 && step >= 1 && lane == 0) wg_mbar_arrive(&empty[(step - 1) % STAGES]);
+      }
+    }
+    wg_wait_all();
+    _Pragma("unroll") for (int i = 0; i < BN / 2; ++i) wg_pin(&acc[i]);
+    wg_store_c(C, N, block.x * BM, block.y * BN, alpha, beta, acc);
+    return;
+  }
+#if BM == 128
+  asm volatile("//@arch-specific setmaxnreg.dec.sync.aligned.u32 104;\n" ::: "memory");
+#endif
+  if (warp == WG_WS_WARPS) {
+    // The producer.
+    if (lane == 0) {
+      asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;\n" ::"l"(a_map)
+                   : "memory");
+    }
+    __global const float* b_tiles = B + block.y * tiles * (BN * BK);
+#if WG_FUSED
+    __global const int* column_flags = flags + block.y * tiles;
+    int packed = 0;  // K-steps known packed
+#endif
+    for (int step = 0; step < tiles; ++step) {
+      const int buf = step % STAGES;
+      if (step >= STAGES) wg_mbar_wait(&empty[buf], (step / STAGES - 1) % 2);
+#if WG_FUSED
+      if (step >= packed) packed = wg_packed_through(column_flags, step, tiles, launch, lane);
+#endif
+      if (lane == 0) {
+        wg_mbar_expect(&full[buf], sizeof(float) * (BM + BN) * BK);
+        wg_tensor_copy(As[buf], a_map, step * BK, block.x * BM, &full[buf]);
+        wg_bulk_copy(Bs[buf], b_tiles + step * (BN * BK), sizeof(float) * BN * BK, &full[buf]);
+      }
+    }
+  } else {
+#if WG_FUSED
+    // The packer: chunks until none is left, then the launch's bookkeeping. The chunks go in the
+    // order the first wave needs them: K-step by K-step over the block columns it computes (one
+    // work-group per multiprocessor; swizzled_block's order), then the same over the others.
+    const int blocks_n = N / BN, chunks = blocks_n * tiles;
+    uint multiprocessors;
+    asm("mov.u32 %0, %%nsmid;\n" : "=r"(multiprocessors));
+    const int band_rows = min(GROUP_M, (int)get_num_groups(1));
+    const int first = min(blocks_n, ((int)multiprocessors + band_rows - 1) / band_rows);
+    for (;;) {
+      const int c = wg_lane0(lane == 0 ? atomic_inc(state + 1) : 0);
+      if (c >= chunks) break;
+      const int later = c - first * tiles;  // the chunk's place among the other columns'
+      const int t = later < 0 ? c / first : later / (blocks_n - first);
+      const int j = later < 0 ? c % first : first + later % (blocks_n - first);
+      wg_pack_chunk(b_stored, b_rows, b_cols, b_ld, b_transposed, B + (j * tiles + t) * (BN * BK),
+                    j, t, lane);
+      // Each lane's stores before the warp's flag, and visible to the bulk copies (header).
+      asm volatile("fence.proxy.async.global;\nbar.warp.sync 0xffffffff;\n" ::: "memory");
+      if (lane == 0) wg_store_release(flags + j * tiles + t, launch);
+    }
+    const int packers = WG_FUSED_PACKERS * get_num_groups(0) * get_num_groups(1);
+    if (lane == 0 && atomic_inc(state + 2) == packers - 1) {
+      state[1] = 0;
+      state[2] = 0;
+      state[0] = launch;
+    }
+#endif
+  }
+}
+#undef WG_WS_WARPS
+#undef WG_FUSED_PACKERS
+#else
 // tc-tf32-wg, and tc-tf32-tma and tc-tf32-rs, which take A's tensor map as one more argument.
 #if WG_TMA_A
 #if WG_RS_A
@@ -2557,6 +2870,7 @@ __kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_tf3
   _Pragma("unroll") for (int i = 0; i < BN / 2; ++i) wg_pin(&acc[i]);
   wg_store_c(C, N, block.x * BM, block.y * BN, alpha, beta, acc);
 }
+#endif  // WG_WS
 
 #if WG_TMA_A
 // set_tensor_map_address: `map` becomes the host's encoding `bytes` (a placeholder address) with
@@ -2663,6 +2977,8 @@ __kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_3xt
 #undef WG_3X
 #undef WG_TMA_A
 #undef WG_RS_A
+#undef WG_WS
+#undef WG_FUSED
 #undef BM
 #undef BN
 #undef BK

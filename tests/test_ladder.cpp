@@ -50,11 +50,13 @@ const json& rowOf(const json& doc, const std::string& variant) {
 
 TEST(Ladder, TheNamesArePinned) {
   // The order is what --kernel cl runs and --explain prints; changing it is a documented change.
-  EXPECT_EQ(ladder(), (std::vector<std::string>{
-                          "naive-global", "naive", "tiled", "tiled-wpt", "vector", "tiled-2x2",
-                          "prefetch-reg", "prefetch-local", "transposed-b", "regtile-nolocal",
-                          "regtile2d", "best", "simt-async", "tc-tf32", "tc-3xtf32", "tc-tf32-wg",
-                          "tc-tf32-tma", "tc-tf32-rs", "tc-3xtf32-wg"}));
+  EXPECT_EQ(ladder(),
+            (std::vector<std::string>{
+                "naive-global", "naive",        "tiled",          "tiled-wpt",    "vector",
+                "tiled-2x2",    "prefetch-reg", "prefetch-local", "transposed-b", "regtile-nolocal",
+                "regtile2d",    "best",         "simt-async",     "tc-tf32",      "tc-3xtf32",
+                "tc-tf32-wg",   "tc-tf32-tma",  "tc-tf32-rs",     "tc-tf32-ws",   "tc-tf32-fused",
+                "tc-3xtf32-wg"}));
 }
 
 TEST(Ladder, EveryStepBuildsOnAnEarlierKernel) {

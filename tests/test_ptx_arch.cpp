@@ -45,6 +45,24 @@ TEST(PtxArch, TwoDigitArchitecturesAndTargetsAlreadySpecific) {
   EXPECT_EQ(*already, ".target sm_90a\nx;\n");  // not sm_90aa
 }
 
+// setmaxnreg (tc-tf32-ws) needs ptxas to know the register count at entry, which .reqntid alone
+// does not tell it: every entry then gets `.minnctapersm 1` after its .reqntid; PTX without
+// setmaxnreg keeps its directives as they are.
+TEST(PtxArch, SetmaxnregGetsOneBlockPerMultiprocessor) {
+  const std::string entries =
+      ".target sm_90\n.entry a(\n.param .u32 p\n)\n.reqntid 32, 12, 1\n{\n"
+      "//@arch-specific setmaxnreg.inc.sync.aligned.u32 200;\n}\n"
+      ".entry b(\n)\n.reqntid 32, 8, 1\n{\n}\n";
+  const auto out = unmaskArchSpecificPtx(entries);
+  ASSERT_TRUE(out.has_value());
+  EXPECT_NE(out->find(")\n.reqntid 32, 12, 1\n.minnctapersm 1\n{\n"), std::string::npos) << *out;
+  EXPECT_NE(out->find(")\n.reqntid 32, 8, 1\n.minnctapersm 1\n{\n"), std::string::npos) << *out;
+  EXPECT_NE(out->find("\nsetmaxnreg.inc.sync.aligned.u32 200;\n"), std::string::npos) << *out;
+  const auto plain = unmaskArchSpecificPtx(".target sm_90\n)\n.reqntid 128, 2, 1\n{\n}\n");
+  ASSERT_TRUE(plain.has_value());
+  EXPECT_EQ(plain->find(".minnctapersm"), std::string::npos) << *plain;
+}
+
 TEST(PtxArch, AnythingButPtxIsRefused) {
   // pocl and other drivers return ELF objects or SPIR-V as program binaries.
   EXPECT_EQ(unmaskArchSpecificPtx("\x7f"

@@ -96,10 +96,11 @@ TEST(TensorCoresUnsupportedOn, AmpereAndHopperRunThem) {
   }
 }
 
-// The wgmma of tc-tf32-wg, tc-tf32-tma, tc-tf32-rs and tc-3xtf32-wg exists on compute capability
-// 9.0 only: not on Ampere, nor on what follows.
+// The wgmma of tc-tf32-wg and its successors and tc-3xtf32-wg exists on compute capability 9.0
+// only: not on Ampere, nor on what follows.
 TEST(TensorCoresUnsupportedOn, WarpgroupMmaNeedsHopperAndSaysSo) {
-  for (const char* name : {"tc-tf32-wg", "tc-tf32-tma", "tc-tf32-rs", "tc-3xtf32-wg"}) {
+  for (const char* name :
+       {"tc-tf32-wg", "tc-tf32-tma", "tc-tf32-rs", "tc-tf32-ws", "tc-tf32-fused", "tc-3xtf32-wg"}) {
     SCOPED_TRACE(name);
     const auto& wg = registryVariant(name);
     EXPECT_EQ(clgemm::unsupportedOn(wg, nvidiaGpu(9, 0)), std::nullopt);
@@ -412,6 +413,44 @@ TEST(TensorCoresConstraints, RegisterAKeepsFourBlocksOf8K) {
   EXPECT_EQ(rs.local_mem_bytes(definesOf(rs, {})), tma.local_mem_bytes(definesOf(tma, {})));
 }
 
+// tc-tf32-ws and tc-tf32-fused: tc-tf32-rs's warpgroups plus a copying warpgroup, in work-groups
+// of warps; a second mbarrier per buffer; BM 64 or 128 (at 128 the copying warpgroup hands its
+// registers over). tc-tf32-fused packs B itself: no packing launch for B, and its bookkeeping
+// holds three counters and a flag per chunk of B (N/BN block columns of K/BK K-steps).
+TEST(TensorCoresConstraints, WarpSpecialisedKernelsAddACopyingWarpgroup) {
+  const auto& rs = registryVariant("tc-tf32-rs");
+  for (const char* name : {"tc-tf32-ws", "tc-tf32-fused"}) {
+    SCOPED_TRACE(name);
+    const auto& v = registryVariant(name);
+    EXPECT_EQ(violations(name, {}), std::nullopt);
+    EXPECT_EQ(violations(name, {"BM=64"}), std::nullopt);
+    for (const char* bm : {"BM=192", "BM=256"}) {
+      const std::string why = refused(name, {bm});
+      EXPECT_NE(why.find(std::string(bm) + " must be 64 or 128"), std::string::npos) << why;
+    }
+    // tc-tf32-rs's limits hold as well.
+    EXPECT_NE(refused(name, {"BK=16"}).find("BK=16 must be 32"), std::string::npos);
+    const auto shape = v.shape(definesOf(v, {}), 4096, 4096);
+    EXPECT_EQ(shape.local[0], 32u);
+    EXPECT_EQ(shape.local[1], 12u);  // two warpgroups of four warps, and four copying warps
+    EXPECT_EQ(shape.global[0], 4096u / 256 * 32);
+    EXPECT_EQ(shape.global[1], 4096u / 128 * 12);
+    EXPECT_EQ(v.shape(definesOf(v, {"BM=64"}), 4096, 4096).local[1], 8u);
+    EXPECT_EQ(v.tensor_map_entry, rs.tensor_map_entry);
+    EXPECT_EQ(v.pack_planes, rs.pack_planes);
+    EXPECT_EQ(v.arithmetic, clgemm::Arithmetic::kTf32);
+  }
+  const auto& ws = registryVariant("tc-tf32-ws");
+  const auto& fused = registryVariant("tc-tf32-fused");
+  const auto d = definesOf(ws, {});
+  EXPECT_EQ(ws.local_mem_bytes(d), rs.local_mem_bytes(definesOf(rs, {})) + 3 * 8);
+  EXPECT_EQ(fused.local_mem_bytes(definesOf(fused, {})), ws.local_mem_bytes(d) + 4);
+  EXPECT_FALSE(ws.gemm_packs_b);
+  ASSERT_TRUE(fused.gemm_packs_b);
+  EXPECT_EQ(fused.gemm_packs_b(definesOf(fused, {}), 4096, 8192), 3u + 16 * 256);
+  EXPECT_EQ(fused.gemm_packs_b(definesOf(fused, {"BN=128"}), 4096, 8192), 3u + 32 * 256);
+}
+
 TEST(TensorCoresConstraints, LocalMemoryOfTheDefaults) {
   for (const auto& name : kTensorCore) {
     const auto& v = registryVariant(name);
@@ -446,7 +485,8 @@ TEST(TensorCoresKernelsCl, TheWarpgroupSectionMasksEveryWgmmaInstruction) {
   const std::string text = clgemm_test::sourceKernels();
   EXPECT_NE(
       text.find("\n#if defined(KERNEL_gemm_tc_tf32_wg) || defined(KERNEL_gemm_tc_tf32_tma) || "
-                "defined(KERNEL_gemm_tc_tf32_rs) || defined(KERNEL_gemm_tc_3xtf32_wg)\n"),
+                "defined(KERNEL_gemm_tc_tf32_rs) || defined(KERNEL_gemm_tc_tf32_ws) || "
+                "defined(KERNEL_gemm_tc_tf32_fused) || defined(KERNEL_gemm_tc_3xtf32_wg)\n"),
       std::string::npos);
   // Every wgmma instruction behind the marker (the first build targets sm_90, where they would
   // not assemble), and at least the ones the pipeline needs.

@@ -70,10 +70,15 @@ void checkFitsInt(const Stored& s, const char* name) {
 Trans transOf(clgemmTranspose t) { return t == clgemmTransposeNo ? Trans::kN : Trans::kT; }
 
 // Scratch matrices (padding copies) as plain buffers of the call's context, released when the
-// call's commands have finished (OpenCL keeps a released buffer alive until then).
+// call's commands have finished (OpenCL keeps a released buffer alive until then). A zeroed one
+// is initialised from the host at creation, so that no command on the caller's queue (which may
+// be out of order) has to come before the call's first launch.
 ScratchAllocator plainScratch(const cl::Context& context, std::size_t element_bytes) {
-  return [context, element_bytes](std::size_t count, const std::string&) {
-    return cl::Buffer(context, CL_MEM_READ_WRITE, count * element_bytes);
+  return [context, element_bytes](std::size_t count, const std::string&, bool zeroed) {
+    if (!zeroed) return cl::Buffer(context, CL_MEM_READ_WRITE, count * element_bytes);
+    std::vector<unsigned char> zeros(count * element_bytes, 0);
+    return cl::Buffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, zeros.size(),
+                      zeros.data());
   };
 }
 

@@ -24,6 +24,18 @@ std::optional<std::string> unmaskArchSpecificPtx(const std::string& ptx) {
   const std::string marker = kArchSpecificMarker;
   for (std::size_t pos = out.find(marker); pos != std::string::npos; pos = out.find(marker, pos))
     out.erase(pos, marker.size());
+  // setmaxnreg takes effect only where ptxas knows the register count at entry, which the
+  // .reqntid that OpenCL's reqd_work_group_size writes does not tell it (warning C7508, and the
+  // instruction is ignored): `.minnctapersm 1` beside it does (tc-tf32-fused).
+  if (out.find("setmaxnreg") != std::string::npos) {
+    const std::string reqntid = "\n.reqntid ";
+    for (std::size_t pos = out.find(reqntid); pos != std::string::npos;
+         pos = out.find(reqntid, pos + 1)) {
+      const std::size_t end = out.find('\n', pos + 1);
+      if (end == std::string::npos) break;
+      out.insert(end, "\n.minnctapersm 1");
+    }
+  }
   return out;
 }
 

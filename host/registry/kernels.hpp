@@ -181,6 +181,12 @@ struct Variant {
   std::string tensor_map_entry;
   std::function<std::pair<int, int>(const ResolvedDefines&)> a_box;
 
+  // Optional (tc-tf32-fused): the GEMM packs B itself while it multiplies, as the packing helper
+  // would. The plan allocates packed B but launches no packing of B, and the GEMM takes, after the
+  // tensor map, B as stored (buffer, rows, cols, ld, transposed) and a scratch of ints zeroed when
+  // allocated, as many as this returns for the padded N and K (the GEMM's own bookkeeping).
+  std::function<std::size_t(const ResolvedDefines&, int n, int k)> gemm_packs_b;
+
   // The copy helper (every OpenCL variant: copy_matrix, set by openClVariant) and, optionally,
   // padding copies, for sizes where the GEMM runs faster on tile multiples than with bounds
   // checks. `padding` (called with rowMajor's sizes) says whether to pad and to what (nothing: no

@@ -1,6 +1,9 @@
 // The tensor-core kernels (NVIDIA only, inline PTX): tc-tf32 and tc-3xtf32 on mma.sync, and
-// tc-tf32-wg and tc-3xtf32-wg on Hopper's warpgroup MMA.
+// tc-tf32-wg, its successors (tc-tf32-tma, -rs, -ws, -fused) and tc-3xtf32-wg on Hopper's
+// warpgroup MMA.
 #include <limits>
+#include <string>
+#include <utility>
 
 #include "opencl/device.hpp"
 #include "registry/families.hpp"
@@ -315,6 +318,69 @@ Variant tcTf32Rs() {
   return v;
 }
 
+// A kernel built on `base`: its parameters, limits and helpers, under its own name and entry.
+Variant successorOf(Variant base, std::string name, std::string entry, std::string summary,
+                    std::string adds) {
+  base.builds_on = base.name;
+  base.name = std::move(name);
+  base.entry = std::move(entry);
+  base.summary = std::move(summary);
+  base.adds = std::move(adds);
+  return base;
+}
+
+Variant tcTf32Ws() {
+  Variant v = successorOf(
+      tcTf32Rs(), "tc-tf32-ws", "gemm_tc_tf32_ws",
+      "NVIDIA Hopper tensor cores as tc-tf32-rs, warp-specialised: a producer warp issues the "
+      "copies into a ring of full/empty mbarrier pairs, the warpgroups only multiply",
+      "splits the copying from the multiplying (CUTLASS's Hopper kernels): a producer warp waits "
+      "for a free buffer and copies the next K-step into it, and each consumer warp frees a buffer "
+      "by an mbarrier arrival, where tc-tf32-rs's warpgroups met at a barrier per K-step for one "
+      "work-item to refill it; setmaxnreg hands the copying warpgroup's registers to the "
+      "multiplying ones");
+  const auto rs = v.constraints;
+  v.constraints = [rs](const ResolvedDefines& d) {
+    std::vector<std::string> errors = rs(d);
+    if (errors.empty() && d.param("BM") != 64 && d.param("BM") != 128)
+      errors.push_back("BM=" + std::to_string(d.param("BM")) +
+                       " must be 64 or 128 (one or two warpgroups beside the copying one: at 128 "
+                       "they take the registers it gives up)");
+    return errors;
+  };
+  // Warps of 32: four per warpgroup of 64 rows, then the copying warpgroup.
+  v.shape = [](const ResolvedDefines& d, int m, int n) {
+    const std::size_t bm = std::size_t(d.param("BM")), bn = std::size_t(d.param("BN"));
+    return blockShape(m, n, bm, bn, 32, bm / 16 + 4, "32 x (BM/16 + 4)");
+  };
+  const auto rs_local = v.local_mem_bytes;
+  v.local_mem_bytes = [rs_local](const ResolvedDefines& d, std::size_t element) {
+    // A second mbarrier per buffer (`empty`).
+    return rs_local(d, element) + std::size_t(d.param("STAGES")) * 8;
+  };
+  return v;
+}
+
+Variant tcTf32Fused() {
+  Variant v = successorOf(
+      tcTf32Ws(), "tc-tf32-fused", "gemm_tc_tf32_fused",
+      "NVIDIA Hopper tensor cores as tc-tf32-ws, B packed by the GEMM itself while it multiplies "
+      "(no packing pass): three warps per work-group pack B's K-steps for the whole launch",
+      "packs B inside the GEMM instead of in a pass before it: the copying warpgroup's other three "
+      "warps take B's chunks, in the order the first wave needs them, from a counter shared by the "
+      "launch and raise a flag per chunk, and the producer copies a K-step once its chunk's flag "
+      "is up, with cache-streaming accesses so that packed B does not evict the warpgroups' tiles");
+  const auto ws_local = v.local_mem_bytes;
+  v.local_mem_bytes = [ws_local](const ResolvedDefines& d, std::size_t element) {
+    return ws_local(d, element) + sizeof(int);  // the launch's number
+  };
+  // The launch's number, the chunk counter, the packers finished, then a flag per chunk.
+  v.gemm_packs_b = [](const ResolvedDefines& d, int n, int k) {
+    return std::size_t(3) + std::size_t(n / d.param("BN")) * std::size_t(k / d.param("BK"));
+  };
+  return v;
+}
+
 Variant tc3xTf32Wg() {
   return warpgroupFamily(
       "tc-3xtf32-wg", "gemm_tc_3xtf32_wg", Arithmetic::k3xTf32, true,
@@ -344,7 +410,8 @@ Variant tc3xTf32Wg() {
 
 std::vector<Variant> tensorCoreVariants() {
   return {
-      tcTf32(), tc3xTf32(), tcTf32Wg(), tcTf32Tma(), tcTf32Rs(), tc3xTf32Wg(),
+      tcTf32(),   tc3xTf32(), tcTf32Wg(),    tcTf32Tma(),
+      tcTf32Rs(), tcTf32Ws(), tcTf32Fused(), tc3xTf32Wg(),
   };
 }
 

@@ -56,8 +56,13 @@ class ClKernelRunner : public ClGemmRunner {
                                       ? PlanOperands{operands_->a, operands_->b, operands_->c}
                                       : PlanOperands{session_.a(), session_.b(), session_.c()};
     return plan_.bind(operands, problem_.alpha, problem_.beta,
-                      [&](std::size_t count, const std::string& name) {
+                      [&](std::size_t count, const std::string& name, bool zeroed) {
                         scratch_.push_back(session_.scratch(count, name));
+                        // Finished before the GEMM's queue (which may be another) reads it.
+                        if (zeroed) {
+                          scratch_.back().fill(session_.queue(), 0.0);
+                          session_.queue().finish();
+                        }
                         return scratch_.back().view();
                       });
   }

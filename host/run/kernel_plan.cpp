@@ -64,6 +64,8 @@ KernelPlan::KernelPlan(const Variant& variant, const ResolvedDefines& defines,
   if (variant.padding) padded_ = variant.padding(defines, rm_.m, rm_.n, rm_.k);
   packing_ = !variant.pack_entry.empty();
   if (packing_) pack_planes_ = variant.pack_planes;
+  if (packing_ && variant.gemm_packs_b)
+    gemm_packs_b_ = variant.gemm_packs_b(defines, gemmSize().n, gemmSize().k);
   // Only kernels that take shapes read offsets; the packing helper reads none.
   if (packing_ && (rm_.a.offset != 0 || rm_.b.offset != 0 || rm_.c.offset != 0))
     throw UsageError(variant.name + " takes no matrix offsets");
@@ -81,7 +83,7 @@ KernelPlan::KernelPlan(const Variant& variant, const ResolvedDefines& defines,
     if (copy_needed_[c])
       checkVariantConfig(info_, variant, defines, copyShape(variant, c), element_bytes);
   for (const int operand : {0, 1})
-    if (packs(operand))
+    if (launchesPack(operand))
       checkVariantConfig(info_, variant, defines, packShape(variant, operand), element_bytes);
   const std::string options =
       kernelBuildOptions(variant, defines, precision, rm_, info_, extra_options, &derived_);
@@ -95,7 +97,7 @@ KernelPlan::KernelPlan(const Variant& variant, const ResolvedDefines& defines,
   if (!variant.transpose_b_entry.empty())
     transpose_ = helperLaunch(built, variant, variant.transpose_b_entry, transpose_shape);
   for (const int operand : {0, 1})
-    if (packs(operand))
+    if (launchesPack(operand))
       packs_[std::size_t(operand)] =
           helperLaunch(built, variant, variant.pack_entry, packShape(variant, operand));
   if (!variant.tensor_map_entry.empty()) {
@@ -187,18 +189,22 @@ void KernelPlan::allocateScratch(const ScratchAllocator& scratch) {
     const auto [rows, cols] = copySize(c);
     const bool pads = copySource(c).rows != rows || copySource(c).cols != cols;
     return scratch(std::size_t(rows) * std::size_t(cols),
-                   std::string(matrix) + (pads ? " padded" : " copy"));
+                   std::string(matrix) + (pads ? " padded" : " copy"), false);
   };
   if (copy_needed_[kAIn]) a_copy_ = copy(kAIn, "A");
   if (copy_needed_[kBIn]) b_copy_ = copy(kBIn, "B");
   if (copy_needed_[kCIn]) c_copy_ = copy(kCIn, "C");
-  if (transpose_) bt_ = scratch(std::size_t(rm_.k) * std::size_t(rm_.n), "B transposed");
+  if (transpose_) bt_ = scratch(std::size_t(rm_.k) * std::size_t(rm_.n), "B transposed", false);
   if (packing_) {
     const auto planes = [&](int operand) {
       return std::size_t(pack_planes_[std::size_t(operand)]);
     };
-    if (packs(0)) a_packed_ = scratch(planes(0) * std::size_t(g.m) * std::size_t(g.k), "A packed");
-    if (packs(1)) b_packed_ = scratch(planes(1) * std::size_t(g.n) * std::size_t(g.k), "B packed");
+    if (packs(0))
+      a_packed_ = scratch(planes(0) * std::size_t(g.m) * std::size_t(g.k), "A packed", false);
+    if (packs(1))
+      b_packed_ = scratch(planes(1) * std::size_t(g.n) * std::size_t(g.k), "B packed", false);
+    // Ints, as many floats: packing variants are FP32 only.
+    if (gemm_packs_b_) pack_state_ = scratch(gemm_packs_b_, "B's packing state", true);
   }
   if (tensor_map_) {
     // A as the GEMM reads it: the caller's, packed row-major, or its copy (chooseCopies). Encoded
@@ -206,7 +212,7 @@ void KernelPlan::allocateScratch(const ScratchAllocator& scratch) {
     // plan.
     a_map_bytes_ = encodeSwizzledFloatTiles(info_, g.m, g.k, g.k, a_box_.first, a_box_.second);
     // 128 bytes, as many floats (this variant's element type) as a tensor map takes.
-    a_map_ = scratch(sizeof(TensorMapBytes) / sizeof(float), "A's tensor map");
+    a_map_ = scratch(sizeof(TensorMapBytes) / sizeof(float), "A's tensor map", false);
   }
   // Only once all is there: a call after a failed one tries again rather than run without it.
   allocated_ = true;
@@ -244,7 +250,7 @@ void KernelPlan::bindPacks(const PlanOperands& o) {
   const PaddedSizes size = gemmSize();
   const auto args = [&](int operand, const MatrixStorage& src_storage, const cl::Buffer& src,
                         int rows, const cl::Buffer& dst) {
-    if (!packs(operand)) return;
+    if (!launchesPack(operand)) return;
     cl::Kernel& kernel = packs_[std::size_t(operand)]->kernel;
     kernel.setArg(0, operand);
     kernel.setArg(1, src_storage.rows);
@@ -295,6 +301,15 @@ std::vector<Launch> KernelPlan::bind(const PlanOperands& o, double alpha, double
       tensor_map_->kernel.setArg(1, sizeof(a_map_bytes_), a_map_bytes_.data());
       tensor_map_->kernel.setArg(2, allocated(a_copy_) ? a_copy_ : kernelA(o));
       k.setArg(8, a_map_);
+    }
+    if (gemm_packs_b_) {
+      // B as stored, as the packing helper would read it (bindPacks).
+      k.setArg(9, kernelB(o));
+      k.setArg(10, rm_.b.rows);
+      k.setArg(11, rm_.b.cols);
+      k.setArg(12, rm_.b.ld);
+      k.setArg(13, rm_.b.transposed ? 1 : 0);
+      k.setArg(14, pack_state_);
     }
     if (shapes_in_kernel_) {
       // Copies are packed and start at 0: a matrix the kernel reads as stored keeps its leading

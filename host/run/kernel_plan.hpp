@@ -35,8 +35,10 @@ struct PlanTarget {
 };
 
 // A scratch matrix of `count` elements of the problem's precision (`name` for messages, e.g.
-// "A padded"): the command line's are between canaries, the library's plain buffers.
-using ScratchAllocator = std::function<cl::Buffer(std::size_t count, const std::string& name)>;
+// "A padded"), all bits zero where `zeroed` asks: the command line's are between canaries, the
+// library's plain buffers.
+using ScratchAllocator =
+    std::function<cl::Buffer(std::size_t count, const std::string& name, bool zeroed)>;
 
 // The caller's A, B and C, as the problem stores them (MatrixStorage, offsets included).
 struct PlanOperands {
@@ -103,6 +105,12 @@ class KernelPlan {
   std::array<std::optional<Launch>, 2> packs_;
   std::array<int, 2> pack_planes_ = {1, 1};
   bool packs(int operand) const { return packing_ && pack_planes_[std::size_t(operand)] > 0; }
+  // Whether the packing helper is launched for the operand: B's is not where the GEMM packs it.
+  bool launchesPack(int operand) const {
+    return packs(operand) && !(operand == 1 && gemm_packs_b_);
+  }
+  // The ints of the GEMM's own packing bookkeeping (Variant::gemm_packs_b); 0: it packs nothing.
+  std::size_t gemm_packs_b_ = 0;
   // A's tensor map (variant.tensor_map_entry): the host's encoding and the helper that writes it,
   // with A's address, into a_map_ before each GEMM.
   std::optional<Launch> tensor_map_;
@@ -115,7 +123,7 @@ class KernelPlan {
   // The scratch matrices, allocated at the first bind: B transposed, the copies, the packed
   // operands (null where not needed).
   bool allocated_ = false;
-  cl::Buffer bt_, a_copy_, b_copy_, c_copy_, a_packed_, b_packed_, a_map_;
+  cl::Buffer bt_, a_copy_, b_copy_, c_copy_, a_packed_, b_packed_, a_map_, pack_state_;
   KernelFigures figures_;
   std::vector<ResolvedDefine> derived_;
 };
