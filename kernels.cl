@@ -2487,7 +2487,8 @@ inline uint4 wg_a_fragment(__local const float* tile, const int r, const int g, 
 // consumer warp done with it). The warpgroups wait only for the data they read and free each
 // buffer with an arrival per warp, where tc-tf32-rs's warpgroups met at a barrier per K-step for
 // work-item 0 to refill it. Work-group (32, 4 BM/64 + 4): the warpgroups' warps, then a copying
-// warpgroup of the producer and three more warps. At BM 128 ptxas gives each of the 384
+// warpgroup of the producer and three more warps (which return at once: setmaxnreg takes whole
+// warpgroups, and tc-tf32-fused gives them work). At BM 128 ptxas gives each of the 384
 // work-items 168 registers, where the warpgroups' loop needs 200, so the copying warpgroup hands
 // registers over (setmaxnreg: 104 for it, 200 for the others; the host adds the
 // `.minnctapersm 1` without which ptxas ignores setmaxnreg). BM is 64 or 128.
@@ -2498,8 +2499,9 @@ inline uint4 wg_a_fragment(__local const float* tile, const int r, const int g, 
 // column, packed as pack_operand packs it) from a counter shared by the whole launch, packs each
 // from B as stored and raises the chunk's flag; the producer copies a K-step's B once its flag is
 // raised. Chunks go to whichever work-group asks next, so the first wave packs all of B while it
-// multiplies, and a work-group that waits for a chunk nobody has taken yet takes it itself: none
-// ever waits for one that is not running (no deadlock however many run at once).
+// multiplies, and a chunk that a work-group waits for is either taken by a running packer or
+// will be by its own packers: none ever waits for one that is not running (no deadlock however
+// many work-groups run at once).
 // `state`, ints zeroed when allocated: [0] launches so far, [1] the chunk counter, [2] the
 // packing warps finished, then a flag per chunk, N/BN block columns of K/BK K-steps. A chunk of
 // this launch is packed when its flag equals the launch's number (state[0] + 1, so no reset of

@@ -26,7 +26,7 @@ std::optional<std::string> unmaskArchSpecificPtx(const std::string& ptx) {
     out.erase(pos, marker.size());
   // setmaxnreg takes effect only where ptxas knows the register count at entry, which the
   // .reqntid that OpenCL's reqd_work_group_size writes does not tell it (warning C7508, and the
-  // instruction is ignored): `.minnctapersm 1` beside it does (tc-tf32-fused).
+  // instruction is ignored): `.minnctapersm 1` beside it does (tc-tf32-ws, tc-tf32-fused).
   if (out.find("setmaxnreg") != std::string::npos) {
     const std::string reqntid = "\n.reqntid ";
     for (std::size_t pos = out.find(reqntid); pos != std::string::npos;
