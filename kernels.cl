@@ -2237,9 +2237,17 @@ inline ulong wg_descriptor_swizzled(__local const float* p) {
 
 // The ring (header). A K-step's tile of packed B: one plane, or two (tc-3xtf32-wg).
 #define WG_B_FLOATS ((1 + WG_3X) * BN * BK)
-// An mbarrier that one arrival, plus the bytes it announces, completes.
-inline void wg_mbar_init(__local ulong* bar) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(wg_local_address(bar)) : "memory");
+// An mbarrier whose phase completes after `arrivals` arrivals (and the bytes they announce).
+inline void wg_mbar_init(__local ulong* bar, const uint arrivals) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(wg_local_address(bar)),
+               "r"(arrivals)
+               : "memory");
+}
+// One arrival without bytes (tc-tf32-ws: a consumer warp done with a buffer).
+inline void wg_mbar_arrive(__local ulong* bar) {
+  asm volatile("{\n.reg .b64 state;\nmbarrier.arrive.shared::cta.b64 state, [%0];\n}\n" ::"r"(
+                   wg_local_address(bar))
+               : "memory");
 }
 // The arrival: the current phase completes once `bytes` more have landed.
 inline void wg_mbar_expect(__local ulong* bar, const uint bytes) {
@@ -2260,6 +2268,11 @@ inline void wg_mbar_wait(__local ulong* bar, const uint phase) {
         : "r"(wg_local_address(bar)), "r"(phase)
         : "memory");
   }
+}
+// Before the first copy through `map`: set_tensor_map_address wrote it through the generic
+// proxy, and the copies read it through the tensor-map proxy.
+inline void wg_tensor_map_acquire(__global const ulong* map) {
+  asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;\n" ::"l"(map) : "memory");
 }
 // A box of the tensor map `map` (in global memory), its first element at column x, row y.
 inline void wg_tensor_copy(__local float* dst, __global const ulong* map, const int x, const int y,
@@ -2305,7 +2318,7 @@ inline void wg_ring_start(__local float (*As)[BM * BK], __local float (*Bs)[WG_B
                           __local ulong* landed, const WgSourceA a,
                           __global const float* b_tiles, const int tiles, const int tid) {
   if (tid == 0) {
-    _Pragma("unroll") for (int s = 0; s < STAGES; ++s) wg_mbar_init(&landed[s]);
+    _Pragma("unroll") for (int s = 0; s < STAGES; ++s) wg_mbar_init(&landed[s], 1);
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
   }
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -2538,13 +2551,6 @@ inline void wg_store_release(__global int* p, const int v) {
 }
 #endif
 
-// One arrival on `bar` (a consumer warp done with a buffer).
-inline void wg_mbar_arrive(__local ulong* bar) {
-  asm volatile("{\n.reg .b64 state;\nmbarrier.arrive.shared::cta.b64 state, [%0];\n}\n" ::"r"(
-                   wg_local_address(bar))
-               : "memory");
-}
-
 #if WG_FUSED
 // The producer warp: K-steps packed from `step` on, as far as 32 flags read at once tell
 // (`flags` holds this block column's, `tiles` of them). Waits until `step`'s is raised.
@@ -2652,7 +2658,7 @@ __kernel __attribute__((reqd_work_group_size(32, WG_WS_WARPS + 4, 1))) void gemm
     __global const ulong* a_map) {
 #endif
   __local float As[STAGES][BM * BK] __attribute__((aligned(1024)));
-  __local float Bs[STAGES][BN * BK] __attribute__((aligned(128)));
+  __local float Bs[STAGES][WG_B_FLOATS] __attribute__((aligned(128)));
   __local ulong full[STAGES], empty[STAGES];  // the buffers' mbarriers (header)
 #if WG_FUSED
   __local int launch_number;
@@ -2661,12 +2667,16 @@ __kernel __attribute__((reqd_work_group_size(32, WG_WS_WARPS + 4, 1))) void gemm
   const int warp = get_local_id(1), lane = get_local_id(0);
   const int2 block = swizzled_block(GROUP_M);
   const int tiles = K / BK;
+  // A by its tensor map at rows block.x BM ..., B's packed tiles of block column block.y.
+  WgSourceA a;
+  a.tiles = A;  // unused: A comes by tensor copies
+  a.map = a_map;
+  a.row = block.x * BM;
+  __global const float* b_tiles = B + block.y * tiles * WG_B_FLOATS;
   if (warp == 0 && lane == 0) {
     _Pragma("unroll") for (int s = 0; s < STAGES; ++s) {
-      wg_mbar_init(&full[s]);
-      asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(wg_local_address(&empty[s])),
-                   "n"(WG_WS_WARPS)
-                   : "memory");
+      wg_mbar_init(&full[s], 1);
+      wg_mbar_init(&empty[s], WG_WS_WARPS);
     }
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
 #if WG_FUSED
@@ -2717,11 +2727,7 @@ __kernel __attribute__((reqd_work_group_size(32, WG_WS_WARPS + 4, 1))) void gemm
 #endif
   if (warp == WG_WS_WARPS) {
     // The producer.
-    if (lane == 0) {
-      asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;\n" ::"l"(a_map)
-                   : "memory");
-    }
-    __global const float* b_tiles = B + block.y * tiles * (BN * BK);
+    if (lane == 0) wg_tensor_map_acquire(a_map);
 #if WG_FUSED
     __global const int* column_flags = flags + block.y * tiles;
     int packed = 0;  // K-steps known packed
@@ -2732,11 +2738,7 @@ __kernel __attribute__((reqd_work_group_size(32, WG_WS_WARPS + 4, 1))) void gemm
 #if WG_FUSED
       if (step >= packed) packed = wg_packed_through(column_flags, step, tiles, launch, lane);
 #endif
-      if (lane == 0) {
-        wg_mbar_expect(&full[buf], sizeof(float) * (BM + BN) * BK);
-        wg_tensor_copy(As[buf], a_map, step * BK, block.x * BM, &full[buf]);
-        wg_bulk_copy(Bs[buf], b_tiles + step * (BN * BK), sizeof(float) * BN * BK, &full[buf]);
-      }
+      wg_ring_copy(As, Bs, full, a, b_tiles, step, buf, lane);  // by lane 0
     }
   } else {
 #if WG_FUSED
@@ -2807,12 +2809,7 @@ __kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_tf3
   a.row = block.x * BM;
 #if WG_TMA_A
   a.map = a_map;
-  // The map was written by set_tensor_map_address through the generic proxy; the copies read it
-  // through the tensor-map proxy.
-  if (tid == 0) {
-    asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;\n" ::"l"(a_map)
-                 : "memory");
-  }
+  if (tid == 0) wg_tensor_map_acquire(a_map);
 #endif
   __global const float* b_tiles = B + block.y * (K / BK) * WG_B_FLOATS;
 
