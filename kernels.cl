@@ -1525,8 +1525,13 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
         barrier(CLK_LOCAL_MEM_FENCE);
         if (t + 1 < tiles) SA_LOAD((t + 1) % STAGES, 0, 0)
       }
+      // Row by row, each row's columns in the opposite direction to the row before (a
+      // serpentine): row i's last FMA and row i + 1's first read the same b. The sums are the
+      // same whatever the order; ptxas's code is not: +4% over plain row order at 8192^3 on the
+      // H100, the same 128 registers (column-major orders took 130-138, one work-group per SM).
       _Pragma("unroll") for (int i = 0; i < TM; ++i) {
-        _Pragma("unroll") for (int j = 0; j < TN; ++j) {
+        _Pragma("unroll") for (int jj = 0; jj < TN; ++jj) {
+          const int j = i % 2 ? TN - 1 - jj : jj;
           acc[i][j] = fma(a[k & 1][i], b[k & 1][j], acc[i][j]);
         }
       }
