@@ -155,23 +155,47 @@ inline void store_c_2x2(__global REAL* C, const int M, const int N, const int r0
 // work-item four elements 8 lines apart, whose loads are in flight together (one element per
 // work-item left the copies at 8191^3 at 62% of the H100's bandwidth, docs/performance.md). For
 // a transposed source the host swaps the two dimensions (ceil(rows/32)*32, ceil(cols/32)*8), so
-// that consecutive work-items always walk along the source's stored lines and its reads coalesce.
+// that consecutive work-items always walk along the source's stored lines and its reads coalesce;
+// the block then goes through local memory, so that the writes run along dst's lines as well
+// (written straight from the reads, 32 work-items wrote 32 lines, and an 8192^2 transposing copy
+// took 1.3 ms on the H100 instead of about 0.2).
 #if !defined(KERNEL_peak_fma) && !defined(KERNEL_peak_read) && !defined(KERNEL_pack_operand)
 __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void copy_matrix(
     const int src_rows, const int src_cols, const int src_ld, const int src_transposed,
     __global const REAL* restrict src, const int src_offset, const int rows, const int cols,
     const int ld, __global REAL* restrict dst, const int dst_offset) {
+  __local REAL block[32][33];  // a transposed source's block (OpenCL C: at the kernel's scope)
   src += src_offset;
   dst += dst_offset;
   // Along the source's lines, and the first of the four lines across them.
   const int along = get_global_id(0), across = get_group_id(1) * 32 + get_local_id(1);
+  // A transposed source: the block is dst rows r0 ... r0 + 31 (along the source's lines) x
+  // columns c0 ... c0 + 31, read as the launch walks (block[c][r], a column of dst per source
+  // line) and written row by row; 33 floats per line keep both conflict-free. The barrier stays
+  // out of the branches: inside one (legal, a kernel argument decides it) pocl's CPU device
+  // returned wrong copies.
+  const int lx = get_local_id(0), ly = get_local_id(1);
+  if (src_transposed) {
+    _Pragma("unroll") for (int i = 0; i < 4; ++i) {
+      const int r = along, c = across + 8 * i;
+      block[ly + 8 * i][lx] =
+          (r < src_rows && c < src_cols && r < rows && c < cols) ? src[c * src_ld + r] : REAL_ZERO;
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (src_transposed) {
+    const int r0 = get_group_id(0) * 32, c0 = get_group_id(1) * 32;
+    _Pragma("unroll") for (int i = 0; i < 4; ++i) {
+      const int r = r0 + ly + 8 * i, c = c0 + lx;
+      if (r < rows && c < cols) dst[r * ld + c] = block[lx][ly + 8 * i];
+    }
+    return;
+  }
   _Pragma("unroll") for (int i = 0; i < 4; ++i) {
-    const int r = src_transposed ? along : across + 8 * i;
-    const int c = src_transposed ? across + 8 * i : along;
+    const int r = across + 8 * i, c = along;
     // The later lines lie further out still.
     if (r >= rows || c >= cols) return;
-    const int at = src_transposed ? c * src_ld + r : r * src_ld + c;
-    dst[r * ld + c] = (r < src_rows && c < src_cols) ? src[at] : REAL_ZERO;
+    dst[r * ld + c] = (r < src_rows && c < src_cols) ? src[r * src_ld + c] : REAL_ZERO;
   }
 }
 #endif
@@ -1370,12 +1394,19 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 #ifndef GROUP_M
 #define GROUP_M 8  // block rows per band of the swizzled work-group order
 #endif
+#ifndef A_KM
+#define A_KM 0  // A given transposed (K x M, lines of M floats; the host's choice): 16-byte copies
+#endif
 #ifndef SA_PTX
 #define SA_PTX 1  // cp.async through inline PTX (0: plain copies, for tests on other devices)
 #endif
 
 #define SA_THREADS ((BM / TM) * (BN / TN))
-#define SA_COPIES_A (BM * BK / SA_THREADS)      // 4-byte copies of A per work-item and tile
+#if A_KM
+#define SA_COPIES_A (BM * BK / 4 / SA_THREADS)  // 16-byte copies of A^T per work-item and tile
+#else
+#define SA_COPIES_A (BM * BK / SA_THREADS)  // 4-byte copies of A per work-item and tile
+#endif
 #define SA_COPIES_B (BN * BK / 4 / SA_THREADS)  // 16-byte copies of B per work-item and tile
 #define SA_GROUPS_M (TM / 4)                    // float4 groups of a work-item's rows
 #define SA_GROUPS_N (TN / 4)
@@ -1456,23 +1487,37 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
   const int2 block = swizzled_block(GROUP_M);
   const int row0 = block.x * BM, col0 = block.y * BN;
 
-  // Copy i of a tile: A's element tid + i * SA_THREADS (row / BK, column % BK; SA_THREADS is a
-  // multiple of BK, so the column is the same for every i), B's float4 tid + i * SA_THREADS (row
-  // / (BN/4), column % (BN/4)). The sources move BK columns of A and BK rows of B per tile.
+  // Copy i of a tile: B's float4 tid + i * SA_THREADS (row / (BN/4), column % (BN/4)), and A's
+  // element tid + i * SA_THREADS (row / BK, column % BK; SA_THREADS is a multiple of BK, so the
+  // column is the same for every i), or with A_KM its float4 (k / (BM/4), m % (BM/4)). The sources
+  // move BK columns of A (BK rows of A^T) and BK rows of B per tile.
+#if A_KM
+  __global const float* a_src = A + row0;
+#else
   __global const float* a_src = A + (row0 + tid / BK) * K + tid % BK;
-  __global const float* b_src = B + col0;
   const int a_line = (SA_THREADS / BK) * K;  // between copy i and i + 1 of A
-#define SA_COPY_TILE(t, buf)                                                                  \
-  {                                                                                           \
-    __global const float* a_tile = a_src + (t)*BK;                                            \
-    _Pragma("unroll") for (int i = 0; i < SA_COPIES_A; ++i) {                                 \
-      sa_copy4(&As[buf][tid % BK][tid / BK + i * (SA_THREADS / BK)], a_tile + i * a_line);    \
-    }                                                                                         \
-    __global const float* b_tile = b_src + (t)*BK * N;                                        \
-    _Pragma("unroll") for (int i = 0; i < SA_COPIES_B; ++i) {                                 \
-      const int f = tid + i * SA_THREADS, r = f / (BN / 4), c = (f % (BN / 4)) * 4;           \
-      sa_copy16(&Bs[buf][r][c], b_tile + r * N + c);                                          \
-    }                                                                                         \
+#endif
+  __global const float* b_src = B + col0;
+#if A_KM
+#define SA_COPY_A(t, buf)                                                         \
+  _Pragma("unroll") for (int i = 0; i < SA_COPIES_A; ++i) {                       \
+    const int f = tid + i * SA_THREADS, r = f / (BM / 4), c = (f % (BM / 4)) * 4; \
+    sa_copy16(&As[buf][r][c], a_src + ((t)*BK + r) * M + c);                      \
+  }
+#else
+#define SA_COPY_A(t, buf)                                                                        \
+  _Pragma("unroll") for (int i = 0; i < SA_COPIES_A; ++i) {                                      \
+    sa_copy4(&As[buf][tid % BK][tid / BK + i * (SA_THREADS / BK)], a_src + (t)*BK + i * a_line); \
+  }
+#endif
+#define SA_COPY_TILE(t, buf)                                                        \
+  {                                                                                 \
+    SA_COPY_A(t, buf)                                                               \
+    __global const float* b_tile = b_src + (t)*BK * N;                              \
+    _Pragma("unroll") for (int i = 0; i < SA_COPIES_B; ++i) {                       \
+      const int f = tid + i * SA_THREADS, r = f / (BN / 4), c = (f % (BN / 4)) * 4; \
+      sa_copy16(&Bs[buf][r][c], b_tile + r * N + c);                                \
+    }                                                                               \
   }
   // The fragments of k in register set `set` (k & 1).
   float a[2][TM], b[2][TN];
@@ -1537,6 +1582,7 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
       }
     }
   }
+#undef SA_COPY_A
 #undef SA_COPY_TILE
 #undef SA_LOAD
 

@@ -6,6 +6,7 @@
 // against a double-precision reference, with and without beta.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -17,8 +18,13 @@
 #include "kernels_program.hpp"
 #include "opencl/device.hpp"
 #include "opencl/opencl.hpp"
+#include "opencl/program.hpp"
+#include "problem/gemm_shape.hpp"
+#include "problem/host_matrix.hpp"
 #include "registry/defines.hpp"
 #include "registry/kernels.hpp"
+#include "run/kernel_plan.hpp"
+#include "run/launch.hpp"
 #include "run_clgemm.hpp"
 #include "unsupported.hpp"
 
@@ -158,11 +164,13 @@ TEST(SimtAsyncConstraints, LocalMemoryCountsEveryStage) {
 
 struct Tiles {
   int bm, bn, bk, tm, tn, stages;
+  int akm = 0;  // A_KM: A given as A^T (K x M), read by 16-byte copies
 };
 
 std::string label(const Tiles& t) {
   return std::to_string(t.bm) + "x" + std::to_string(t.bn) + "x" + std::to_string(t.bk) + "_" +
-         std::to_string(t.tm) + "x" + std::to_string(t.tn) + "_s" + std::to_string(t.stages);
+         std::to_string(t.tm) + "x" + std::to_string(t.tn) + "_s" + std::to_string(t.stages) +
+         (t.akm ? "_at" : "");
 }
 
 class SimtAsyncKernel : public ::testing::TestWithParam<Tiles> {
@@ -175,7 +183,7 @@ class SimtAsyncKernel : public ::testing::TestWithParam<Tiles> {
         "-D CLGEMM_ONE_KERNEL -D KERNEL_gemm_simt_async -D SA_PTX=0 -D BM=" + std::to_string(t.bm) +
             " -D BN=" + std::to_string(t.bn) + " -D BK=" + std::to_string(t.bk) +
             " -D TM=" + std::to_string(t.tm) + " -D TN=" + std::to_string(t.tn) +
-            " -D STAGES=" + std::to_string(t.stages));
+            " -D STAGES=" + std::to_string(t.stages) + " -D A_KM=" + std::to_string(t.akm));
   }
 
   // C = alpha A B + beta C on the device for an M x N x K problem of tile multiples; returns the
@@ -190,8 +198,12 @@ class SimtAsyncKernel : public ::testing::TestWithParam<Tiles> {
     for (float& x : b) x = value(rng);
     // beta = 0 must not read C: NaN there would show.
     for (float& x : c) x = beta == 0.0f ? std::numeric_limits<float>::quiet_NaN() : value(rng);
+    // With A_KM the kernel reads A^T, K x M.
+    std::vector<float> at(a.size());
+    for (int i = 0; i < m; ++i)
+      for (int p = 0; p < k; ++p) at[std::size_t(p) * m + i] = a[std::size_t(i) * k + p];
     cl::Buffer da(context_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, a.size() * sizeof(float),
-                  a.data());
+                  t.akm ? at.data() : a.data());
     cl::Buffer db(context_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, b.size() * sizeof(float),
                   b.data());
     cl::Buffer dc(context_, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, c.size() * sizeof(float),
@@ -250,7 +262,124 @@ TEST_P(SimtAsyncKernel, EveryElementMatchesTheReference) {
 
 INSTANTIATE_TEST_SUITE_P(Tiles, SimtAsyncKernel,
                          ::testing::Values(Tiles{128, 128, 8, 8, 8, 4}, Tiles{256, 64, 8, 16, 8, 3},
-                                           Tiles{64, 64, 16, 8, 4, 2}, Tiles{64, 128, 8, 8, 16, 5}),
+                                           Tiles{64, 64, 16, 8, 4, 2}, Tiles{64, 128, 8, 8, 16, 5},
+                                           Tiles{128, 128, 16, 8, 8, 2, 1},
+                                           Tiles{256, 64, 8, 16, 8, 3, 1},
+                                           Tiles{64, 128, 8, 8, 16, 5, 1}),
                          [](const auto& info) { return label(info.param); });
+
+// ------------------------------------------------------------------------------------------------
+// The host's choice of A's form (A_KM) and the copies it makes, through the plan the command line
+// and the library run (KernelPlan), with the kernel's plain copies (SA_PTX = 0) on the machine's
+// device: which form each stored shape gets, how many launches, and every element of C.
+
+struct PlanCase {
+  std::string name;
+  int m, n, k;
+  clgemm::GemmShape shape;
+  std::vector<std::string> defines;
+  bool a_transposed;  // A_KM as derived
+  int launches;       // copies and the GEMM
+};
+
+clgemm::GemmShape shapeOf(clgemm::Layout layout, clgemm::Trans a, clgemm::Trans b, int lda = 0) {
+  clgemm::GemmShape shape;
+  shape.layout = layout;
+  shape.trans_a = a;
+  shape.trans_b = b;
+  shape.lda = lda;
+  return shape;
+}
+
+TEST(SimtAsyncPlan, AIsReadTransposedWhereItIsFreeOrFromAtFrom) {
+  using clgemm::Layout;
+  using clgemm::Trans;
+  clgemm::Variant v = registryVariant("simt-async");
+  v.unsupported = nullptr;  // plain copies (SA_PTX = 0) run anywhere
+  const clgemm::SelectedDevice device = clgemm::selectDevice(std::nullopt, std::nullopt);
+  const cl::Context context(device.device);
+  cl::CommandQueue queue(context, device.device);
+  clgemm::ProgramCache programs(context, device.device, clgemm_test::sourceKernels(), "kernels.cl");
+  const std::vector<std::string> tiles = {"BM=64", "BN=64", "BK=8", "TM=8", "TN=4"};
+  const auto with = [&](std::vector<std::string> extra) {
+    extra.insert(extra.end(), tiles.begin(), tiles.end());
+    return extra;
+  };
+  const std::vector<PlanCase> cases = {
+      // Tile multiples, row-major NN: below AT_FROM as before (no copy); from it a transposing
+      // copy.
+      {"NN below AT_FROM", 128, 192, 40, shapeOf(Layout::kRow, Trans::kN, Trans::kN), with({}),
+       false, 1},
+      {"NN from AT_FROM", 128, 192, 40, shapeOf(Layout::kRow, Trans::kN, Trans::kN),
+       with({"AT_FROM=0"}), true, 2},
+      // A stored transposed and packed: read as it is, no copy.
+      {"TN packed", 128, 192, 40, shapeOf(Layout::kRow, Trans::kT, Trans::kN), with({}), true, 1},
+      // ... with gaps between its lines: one copy, which packs it.
+      {"TN lda 136", 128, 192, 40, shapeOf(Layout::kRow, Trans::kT, Trans::kN, 136), with({}), true,
+       2},
+      // Odd sizes: padding copies of A, B, C (in and out, beta != 0) anyway, so A^T.
+      {"NN padded", 70, 50, 13, shapeOf(Layout::kRow, Trans::kN, Trans::kN), with({}), true, 5},
+      {"col NT padded", 70, 50, 13, shapeOf(Layout::kCol, Trans::kN, Trans::kT), with({}), true, 5},
+  };
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  for (const PlanCase& c : cases) {
+    SCOPED_TRACE(c.name);
+    const clgemm::GemmStorage stored = clgemm::gemmStorage(c.m, c.n, c.k, c.shape);
+    const clgemm::RowMajorGemm rm = clgemm::rowMajorGemm(c.m, c.n, c.k, stored);
+    clgemm::KernelPlan plan(v, clgemm_test::definesOf(v, c.defines),
+                            clgemm::PlanTarget{device.info, device.device, programs},
+                            clgemm::Precision::kFp32, rm, "-D SA_PTX=0", nullptr);
+    bool found = false;
+    for (const auto& d : plan.derived()) {
+      if (d.name != "A_KM") continue;
+      found = true;
+      EXPECT_EQ(d.value, c.a_transposed ? "1" : "0");
+    }
+    EXPECT_TRUE(found) << "no A_KM among the derived defines";
+
+    // The kernel's view: A rm.m x rm.k, B rm.k x rm.n, C rm.m x rm.n, each stored as rm says.
+    std::vector<double> a(std::size_t(rm.m) * rm.k), b(std::size_t(rm.k) * rm.n),
+        c0(std::size_t(rm.m) * rm.n);
+    for (auto* x : {&a, &b, &c0})
+      for (double& e : *x) e = double(float(value(rng)));
+    const auto upload = [&](const std::vector<double>& logical, const clgemm::MatrixStorage& st) {
+      clgemm::HostMatrix h = clgemm::storeMatrix(logical, st, clgemm::Precision::kFp32);
+      return cl::Buffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, h.bytes(), h.data());
+    };
+    const cl::Buffer ka = upload(a, rm.a), kb = upload(b, rm.b), dc = upload(c0, rm.c);
+    // The plan takes the caller's A and B; for a column-major problem the kernel's A is B.
+    const clgemm::PlanOperands operands{rm.swapped ? kb : ka, rm.swapped ? ka : kb, dc};
+    const float alpha = 1.5f, beta = 0.5f;
+    const auto launches =
+        plan.bind(operands, alpha, beta, [&](std::size_t count, const std::string&, bool zeroed) {
+          cl::Buffer buffer(context, CL_MEM_READ_WRITE, std::max<std::size_t>(count, 1) * 4);
+          if (zeroed) queue.enqueueFillBuffer(buffer, 0.0f, 0, std::max<std::size_t>(count, 1) * 4);
+          return buffer;
+        });
+    EXPECT_EQ(int(launches.size()), c.launches);
+    clgemm::enqueueLaunches(queue, launches);
+    clgemm::HostMatrix out(clgemm::Precision::kFp32, rm.c.count());
+    queue.enqueueReadBuffer(dc, CL_TRUE, 0, out.bytes(), out.data());
+    const std::vector<double> got = clgemm::gatherMatrix(out, rm.c);
+    double worst = 0.0;
+    for (int i = 0; i < rm.m; ++i) {
+      for (int j = 0; j < rm.n; ++j) {
+        double sum = 0.0, bound = 0.0;
+        for (int p = 0; p < rm.k; ++p) {
+          const double x = a[std::size_t(i) * rm.k + p] * b[std::size_t(p) * rm.n + j];
+          sum += x;
+          bound += std::fabs(x);
+        }
+        const std::size_t at = std::size_t(i) * rm.n + j;
+        const double want = alpha * sum + beta * c0[at];
+        const double err = std::fabs(got[at] - want) / (alpha * bound + 1.0);
+        if (!(err <= worst))
+          worst = std::isnan(err) ? std::numeric_limits<double>::infinity() : err;
+      }
+    }
+    EXPECT_LT(worst, 1e-5);
+  }
+}
 
 }  // namespace

@@ -8,6 +8,8 @@ namespace {
 
 using namespace family;
 
+constexpr int AT_FROM_DEFAULT = 3000;  // see simtAsyncReadsATransposed
+
 // best's launch, and simt-async's: a BM x BN block of C per work-group, TM x TN per work-item.
 LaunchShape threadTileShape(const ResolvedDefines& d, int m, int n) {
   const std::size_t bm = std::size_t(d.param("BM")), bn = std::size_t(d.param("BN"));
@@ -112,9 +114,24 @@ Variant best() {
   return v;
 }
 
+// Whether simt-async reads A as A^T (K x M) for this problem (A_KM = 1): 16-byte copies of A^T's
+// lines instead of 4-byte copies that transpose A on the way, which cost 2-3% at 2048^3-16384^3
+// on the H100 (docs/performance.md). Free where A is stored transposed (read as it is, or through
+// the copy its shape needs anyway) and where padding copies are made; a transposing copy (timed)
+// otherwise, from AT_FROM (the harmonic mean of M, N and K) up. Only where A^T's float4s divide
+// evenly among the work-items.
+bool simtAsyncReadsATransposed(const ResolvedDefines& d, const RowMajorGemm& g) {
+  const long long float4s = 1LL * d.param("BM") * d.param("BK") / 4;
+  if (d.param("BM") % 4 != 0 || float4s % threadTileItems(d) != 0) return false;
+  if (g.a.transposed || exactTilesOrPadded(d, g.m, g.n, g.k)) return true;
+  // harmonic mean >= AT_FROM, without dividing (as tilePadding).
+  const double mn = double(g.m) * g.n, mk = double(g.m) * g.k, nk = double(g.n) * g.k;
+  return 3.0 * mn * g.k >= double(d.param("AT_FROM")) * (mn + mk + nk);
+}
+
 // simt-async: best's FP32 arithmetic on the CUDA cores, fed by cp.async (NVIDIA, compute
-// capability 8.0 and up) STAGES buffers deep; packed NN problems of tile multiples only, the rest
-// through copy_matrix.
+// capability 8.0 and up) STAGES buffers deep; packed problems of tile multiples only (A as M x K
+// or, above, K x M), the rest through copy_matrix.
 Variant simtAsync() {
   Variant v = openClVariant(
       "simt-async", "gemm_simt_async",
@@ -132,10 +149,17 @@ Variant simtAsync() {
         "makes the copies of A conflict-free)",
         {4, 8}},
        {"PADB", 4, "padding floats per row of the B tile (a multiple of 4)", {0, 4, 8}},
-       {"GROUP_M", 8, "block rows per band of the swizzled work-group order", {4, 8, 16}}},
+       {"GROUP_M", 8, "block rows per band of the swizzled work-group order", {4, 8, 16}},
+       {"AT_FROM",
+        AT_FROM_DEFAULT,
+        "row-major NN sizes from which A is copied transposed (timed) and read by 16-byte copies, "
+        "the harmonic mean of M, N and K (an A stored transposed, or padded, is read so at every "
+        "size)",
+        {0, AT_FROM_DEFAULT}}},
       "best",
-      "replaces best's register prefetch by asynchronous copies (cp.async, 4 bytes per element "
-      "of A, transposed on the way, 16 per float4 of B) into STAGES local buffers, so that no "
+      "replaces best's register prefetch by asynchronous copies (cp.async: 16 bytes per float4 "
+      "of B, and of A where the host hands it over transposed, else 4 per element of A, "
+      "transposed on the way) into STAGES local buffers, so that no "
       "register holds a prefetched value, and double-buffers the register fragments: the next "
       "k's reads run during this k's FMAs, the next tile's first reads follow the one barrier "
       "per K-step, and the copies refilling a buffer follow those reads");
@@ -144,7 +168,7 @@ Variant simtAsync() {
   v.constraints = [](const ResolvedDefines& d) {
     std::vector<std::string> errors;
     requireAtLeast(errors, d, {"BM", "BN", "BK", "TM", "TN", "GROUP_M"}, 1);
-    requireAtLeast(errors, d, {"PADA", "PADB"}, 0);
+    requireAtLeast(errors, d, {"PADA", "PADB", "AT_FROM"}, 0);
     if (!errors.empty()) return errors;
     for (const char* name : {"TM", "TN", "PADA", "PADB"}) {
       if (d.param(name) % 4 != 0)
@@ -178,9 +202,12 @@ Variant simtAsync() {
   };
   // Exact tile multiples only: every other problem through padding copies.
   addTilePadding(v, exactTilesOrPadded);
+  v.a_k_major = simtAsyncReadsATransposed;
   v.problem_defines = [](const ResolvedDefines& d, const RowMajorGemm& g) {
+    std::vector<ResolvedDefine> defines = {
+        {"A_KM", simtAsyncReadsATransposed(d, g) ? "1" : "0", "problem"}};
     const auto pad = exactTilesOrPadded(d, g.m, g.n, g.k);
-    return pad ? withPaddedSizes({}, *pad) : std::vector<ResolvedDefine>{};
+    return pad ? withPaddedSizes(defines, *pad) : defines;
   };
   return v;
 }

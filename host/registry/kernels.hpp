@@ -200,6 +200,10 @@ struct Variant {
   // the padded problem's defines (packed NN, for a variant with shapes_in_kernel too).
   std::string pad_entry;
   std::function<std::optional<PaddedSizes>(const ResolvedDefines&, int m, int n, int k)> padding;
+  // Optional: whether the GEMM reads A transposed, packed K x M (lines of M), for this problem
+  // (rowMajorGemm as stored). Then A's copy, where one is made (as above, or because A is not
+  // stored so), writes A^T; an A stored transposed and packed at the GEMM's size is read as it is.
+  std::function<bool(const ResolvedDefines&, const RowMajorGemm&)> a_k_major;
   std::function<LaunchShape(int rows, int cols)> pad_shape;
 
   // kCpu only: one GEMM with the resolved parameters.

@@ -62,6 +62,7 @@ KernelPlan::KernelPlan(const Variant& variant, const ResolvedDefines& defines,
   if (const auto why = unsupportedOn(variant, info_)) throw UsageError(*why);
   checkConstraints(variant, defines);
   if (variant.padding) padded_ = variant.padding(defines, rm_.m, rm_.n, rm_.k);
+  a_k_major_ = variant.a_k_major && variant.a_k_major(defines, rm_);
   packing_ = !variant.pack_entry.empty();
   if (packing_) pack_planes_ = variant.pack_planes;
   if (packing_ && variant.gemm_packs_b)
@@ -130,7 +131,11 @@ void KernelPlan::chooseCopies() {
     return stored.rows != rows || stored.cols != cols ||
            (copies_shape && (!stored.packedRowMajor() || stored.offset != 0));
   };
-  copy_needed_[kAIn] = !packs(0) && needed(rm_.a, g.m, g.k);
+  // A read as A^T (K x M) needs no copy only where it is stored so: transposed, packed, in place.
+  copy_needed_[kAIn] =
+      !packs(0) && (a_k_major_ ? !(rm_.a.transposed && rm_.a.ld == g.m && rm_.a.offset == 0 &&
+                                   rm_.a.rows == g.m && rm_.a.cols == g.k)
+                               : needed(rm_.a, g.m, g.k));
   copy_needed_[kBIn] = !packs(1) && needed(rm_.b, g.k, g.n);
   copy_needed_[kCIn] = copy_needed_[kCOut] = needed(rm_.c, g.m, g.n);
 }
@@ -140,6 +145,8 @@ MatrixStorage KernelPlan::copySource(Copy c) const {
   const PaddedSizes g = gemmSize();
   switch (c) {
     case kAIn:
+      // For A^T the copy reads A as its transpose: the same storage, seen the other way round.
+      if (a_k_major_) return rm_.a.transposedView();
       return rm_.a;
     case kBIn:
       return rm_.b;
@@ -155,6 +162,7 @@ std::pair<int, int> KernelPlan::copySize(Copy c) const {
   const PaddedSizes g = gemmSize();
   switch (c) {
     case kAIn:
+      if (a_k_major_) return {g.k, g.m};
       return {g.m, g.k};
     case kBIn:
       return {g.k, g.n};
@@ -236,7 +244,10 @@ void KernelPlan::bindCopies(const PlanOperands& o) {
     copy.kernel.setArg(10, dst_offset);
   };
   const PaddedSizes g = gemmSize();
-  if (allocated(a_copy_)) args(copies_[kAIn], rm_.a, kernelA(o), g.m, g.k, g.k, a_copy_, 0);
+  if (allocated(a_copy_)) {
+    const auto [rows, cols] = copySize(kAIn);  // M x K, or K x M for A^T (copySource)
+    args(copies_[kAIn], copySource(kAIn), kernelA(o), rows, cols, cols, a_copy_, 0);
+  }
   if (allocated(b_copy_)) args(copies_[kBIn], rm_.b, kernelB(o), g.k, g.n, g.n, b_copy_, 0);
   if (allocated(c_copy_)) {
     args(copies_[kCIn], rm_.c, o.c, g.m, g.n, g.n, c_copy_, 0);

@@ -118,6 +118,7 @@ class KernelPlan {
   TensorMapBytes a_map_bytes_{};
   // Copies: the padded problem, which copies are made, their launches.
   std::optional<PaddedSizes> padded_;
+  bool a_k_major_ = false;  // the GEMM reads A^T, K x M (Variant::a_k_major)
   std::array<bool, 4> copy_needed_{};
   std::array<Launch, 4> copies_;
   // The scratch matrices, allocated at the first bind: B transposed, the copies, the packed
