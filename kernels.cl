@@ -1397,6 +1397,9 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 #ifndef A_KM
 #define A_KM 0  // A given transposed (K x M, lines of M floats; the host's choice): 16-byte copies
 #endif
+#ifndef AT_FROM
+#define AT_FROM 3000  // NN: A transposed (A_KM) from this size up (read by the host, not the kernel)
+#endif
 #ifndef SA_PTX
 #define SA_PTX 1  // cp.async through inline PTX (0: plain copies, for tests on other devices)
 #endif
@@ -1618,6 +1621,8 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
 #undef PADA
 #undef PADB
 #undef GROUP_M
+#undef A_KM
+#undef AT_FROM
 #undef SA_PTX
 #endif
 
