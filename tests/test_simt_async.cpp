@@ -173,6 +173,32 @@ std::string label(const Tiles& t) {
          (t.akm ? "_at" : "");
 }
 
+// The worst |C - reference| over every element of an m x n x k product (row-major, packed), each
+// relative to |alpha| sum_p |A_ip B_pj| + 1, the reference summed in double; a NaN counts as
+// infinite. beta = 0 does not read c0.
+template <typename T>
+double worstRelativeError(const std::vector<T>& a, const std::vector<T>& b,
+                          const std::vector<T>& c0, const std::vector<T>& got, int m, int n, int k,
+                          double alpha, double beta) {
+  double worst = 0.0;
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < n; ++j) {
+      double sum = 0.0, bound = 0.0;
+      for (int p = 0; p < k; ++p) {
+        const double x = double(a[std::size_t(i) * k + p]) * double(b[std::size_t(p) * n + j]);
+        sum += x;
+        bound += std::fabs(x);
+      }
+      const std::size_t at = std::size_t(i) * n + j;
+      double want = alpha * sum;
+      if (beta != 0.0) want += beta * double(c0[at]);
+      const double err = std::fabs(double(got[at]) - want) / (std::fabs(alpha) * bound + 1.0);
+      if (!(err <= worst)) worst = std::isnan(err) ? std::numeric_limits<double>::infinity() : err;
+    }
+  }
+  return worst;
+}
+
 class SimtAsyncKernel : public ::testing::TestWithParam<Tiles> {
  protected:
   // The kernel with the tiles and plain copies, built once per test.
@@ -223,24 +249,7 @@ class SimtAsyncKernel : public ::testing::TestWithParam<Tiles> {
                                 cl::NDRange(lx, ly));
     std::vector<float> out(c.size());
     queue_.enqueueReadBuffer(dc, CL_TRUE, 0, out.size() * sizeof(float), out.data());
-    double worst = 0.0;
-    for (int i = 0; i < m; ++i) {
-      for (int j = 0; j < n; ++j) {
-        double sum = 0.0, bound = 0.0;
-        for (int p = 0; p < k; ++p) {
-          const double x = a[std::size_t(i) * k + p], y = b[std::size_t(p) * n + j];
-          sum += x * y;
-          bound += std::fabs(x * y);
-        }
-        const std::size_t at = std::size_t(i) * n + j;
-        double want = alpha * sum;
-        if (beta != 0.0f) want += double(beta) * c[at];
-        const double err = std::fabs(double(out[at]) - want) / (std::fabs(alpha) * bound + 1.0);
-        if (!(err <= worst))
-          worst = std::isnan(err) ? std::numeric_limits<double>::infinity() : err;
-      }
-    }
-    return worst;
+    return worstRelativeError(a, b, c, out, m, n, k, alpha, beta);
   }
 
   const clgemm::SelectedDevice device_ = clgemm::selectDevice(std::nullopt, std::nullopt);
@@ -282,15 +291,6 @@ struct PlanCase {
   int launches;       // copies and the GEMM
 };
 
-clgemm::GemmShape shapeOf(clgemm::Layout layout, clgemm::Trans a, clgemm::Trans b, int lda = 0) {
-  clgemm::GemmShape shape;
-  shape.layout = layout;
-  shape.trans_a = a;
-  shape.trans_b = b;
-  shape.lda = lda;
-  return shape;
-}
-
 TEST(SimtAsyncPlan, AIsReadTransposedWhereItIsFreeOrFromAtFrom) {
   using clgemm::Layout;
   using clgemm::Trans;
@@ -308,18 +308,21 @@ TEST(SimtAsyncPlan, AIsReadTransposedWhereItIsFreeOrFromAtFrom) {
   const std::vector<PlanCase> cases = {
       // Tile multiples, row-major NN: below AT_FROM as before (no copy); from it a transposing
       // copy.
-      {"NN below AT_FROM", 128, 192, 40, shapeOf(Layout::kRow, Trans::kN, Trans::kN), with({}),
-       false, 1},
-      {"NN from AT_FROM", 128, 192, 40, shapeOf(Layout::kRow, Trans::kN, Trans::kN),
+      {"NN below AT_FROM", 128, 192, 40, clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kN},
+       with({}), false, 1},
+      {"NN from AT_FROM", 128, 192, 40, clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kN},
        with({"AT_FROM=0"}), true, 2},
       // A stored transposed and packed: read as it is, no copy.
-      {"TN packed", 128, 192, 40, shapeOf(Layout::kRow, Trans::kT, Trans::kN), with({}), true, 1},
+      {"TN packed", 128, 192, 40, clgemm::GemmShape{Layout::kRow, Trans::kT, Trans::kN}, with({}),
+       true, 1},
       // ... with gaps between its lines: one copy, which packs it.
-      {"TN lda 136", 128, 192, 40, shapeOf(Layout::kRow, Trans::kT, Trans::kN, 136), with({}), true,
-       2},
+      {"TN lda 136", 128, 192, 40, clgemm::GemmShape{Layout::kRow, Trans::kT, Trans::kN, 136},
+       with({}), true, 2},
       // Odd sizes: padding copies of A, B, C (in and out, beta != 0) anyway, so A^T.
-      {"NN padded", 70, 50, 13, shapeOf(Layout::kRow, Trans::kN, Trans::kN), with({}), true, 5},
-      {"col NT padded", 70, 50, 13, shapeOf(Layout::kCol, Trans::kN, Trans::kT), with({}), true, 5},
+      {"NN padded", 70, 50, 13, clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kN}, with({}),
+       true, 5},
+      {"col NT padded", 70, 50, 13, clgemm::GemmShape{Layout::kCol, Trans::kN, Trans::kT}, with({}),
+       true, 5},
   };
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> value(-1.0, 1.0);
@@ -362,23 +365,7 @@ TEST(SimtAsyncPlan, AIsReadTransposedWhereItIsFreeOrFromAtFrom) {
     clgemm::HostMatrix out(clgemm::Precision::kFp32, rm.c.count());
     queue.enqueueReadBuffer(dc, CL_TRUE, 0, out.bytes(), out.data());
     const std::vector<double> got = clgemm::gatherMatrix(out, rm.c);
-    double worst = 0.0;
-    for (int i = 0; i < rm.m; ++i) {
-      for (int j = 0; j < rm.n; ++j) {
-        double sum = 0.0, bound = 0.0;
-        for (int p = 0; p < rm.k; ++p) {
-          const double x = a[std::size_t(i) * rm.k + p] * b[std::size_t(p) * rm.n + j];
-          sum += x;
-          bound += std::fabs(x);
-        }
-        const std::size_t at = std::size_t(i) * rm.n + j;
-        const double want = alpha * sum + beta * c0[at];
-        const double err = std::fabs(got[at] - want) / (alpha * bound + 1.0);
-        if (!(err <= worst))
-          worst = std::isnan(err) ? std::numeric_limits<double>::infinity() : err;
-      }
-    }
-    EXPECT_LT(worst, 1e-5);
+    EXPECT_LT(worstRelativeError(a, b, c0, got, rm.m, rm.n, rm.k, alpha, beta), 1e-5);
   }
 }
 

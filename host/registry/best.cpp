@@ -123,10 +123,8 @@ Variant best() {
 bool simtAsyncReadsATransposed(const ResolvedDefines& d, const RowMajorGemm& g) {
   const long long float4s = 1LL * d.param("BM") * d.param("BK") / 4;
   if (d.param("BM") % 4 != 0 || float4s % threadTileItems(d) != 0) return false;
-  if (g.a.transposed || exactTilesOrPadded(d, g.m, g.n, g.k)) return true;
-  // harmonic mean >= AT_FROM, without dividing (as tilePadding).
-  const double mn = double(g.m) * g.n, mk = double(g.m) * g.k, nk = double(g.n) * g.k;
-  return 3.0 * mn * g.k >= double(d.param("AT_FROM")) * (mn + mk + nk);
+  return g.a.transposed || exactTilesOrPadded(d, g.m, g.n, g.k) ||
+         harmonicMeanAtLeast(g.m, g.n, g.k, d.param("AT_FROM"));
 }
 
 // simt-async: best's FP32 arithmetic on the CUDA cores, fed by cp.async (NVIDIA, compute

@@ -96,11 +96,14 @@ std::optional<PaddedSizes> paddedToTiles(const ResolvedDefines& d, int m, int n,
   return PaddedSizes{int(pm), int(pn), int(pk)};
 }
 
+bool harmonicMeanAtLeast(int m, int n, int k, int size) {
+  const double mn = double(m) * n, mk = double(m) * k, nk = double(n) * k;
+  return 3.0 * mn * k >= double(size) * (mn + mk + nk);
+}
+
 std::optional<PaddedSizes> tilePadding(const ResolvedDefines& d, int m, int n, int k) {
   if (k == 0) return std::nullopt;  // C = beta * C (the library's alpha = 0): no product to pad
-  // harmonic mean >= PAD_FROM, without dividing (exact for small sizes).
-  const double mn = double(m) * n, mk = double(m) * k, nk = double(n) * k;
-  if (3.0 * mn * k < double(d.param("PAD_FROM")) * (mn + mk + nk)) return std::nullopt;
+  if (!harmonicMeanAtLeast(m, n, k, d.param("PAD_FROM"))) return std::nullopt;
   return paddedToTiles(d, m, n, k);
 }
 

@@ -57,6 +57,10 @@ bool isTileMultiple(const ResolvedDefines& d, int m, int n, int k);
 // where a padded matrix would pass the kernels' 32-bit indices.
 std::optional<PaddedSizes> paddedToTiles(const ResolvedDefines& d, int m, int n, int k);
 
+// Whether the harmonic mean 3 / (1/M + 1/N + 1/K) is at least `size`, without dividing (exact
+// for small sizes).
+bool harmonicMeanAtLeast(int m, int n, int k, int size);
+
 // best and the tensor-core kernels at sizes that are not multiples of their BM x BN x BK tiles:
 // padding copies from PAD_FROM up, where they cost less than the kernel's own edge handling
 // (docs/performance.md). The size compared is the

@@ -131,11 +131,10 @@ void KernelPlan::chooseCopies() {
     return stored.rows != rows || stored.cols != cols ||
            (copies_shape && (!stored.packedRowMajor() || stored.offset != 0));
   };
-  // A read as A^T (K x M) needs no copy only where it is stored so: transposed, packed, in place.
-  copy_needed_[kAIn] =
-      !packs(0) && (a_k_major_ ? !(rm_.a.transposed && rm_.a.ld == g.m && rm_.a.offset == 0 &&
-                                   rm_.a.rows == g.m && rm_.a.cols == g.k)
-                               : needed(rm_.a, g.m, g.k));
+  // A as the GEMM reads it (copySource: for A^T its transposed view, so an A stored transposed
+  // and packed needs no copy).
+  const auto [a_rows, a_cols] = copySize(kAIn);
+  copy_needed_[kAIn] = !packs(0) && needed(copySource(kAIn), a_rows, a_cols);
   copy_needed_[kBIn] = !packs(1) && needed(rm_.b, g.k, g.n);
   copy_needed_[kCIn] = copy_needed_[kCOut] = needed(rm_.c, g.m, g.n);
 }
