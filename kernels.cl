@@ -1361,10 +1361,17 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 //    tile's buffer (tile t + STAGES) are issued only at the next K-step's second k, behind the
 //    first fragment reads: issued straight after the barrier, the copies queued ahead of those
 //    reads and cost 5-9% (docs/performance.md).
-// The problem is packed NN with M, N, K multiples of BM, BN, BK: the host makes it so with
-// copy_matrix (other shapes, padding), timed with the GEMM. SA_PTX = 0 replaces the PTX (copies,
-// commit, wait) by plain copies, which makes this portable OpenCL C (tests run the pipeline's
-// indexing so on the CPU); the registry runs it only as SA_PTX = 1, on NVIDIA GPUs.
+// The problem is packed NN. Sizes that are not multiples of BM, BN, BK take one of two ways, the
+// host's choice: with EDGE (N a multiple of 4, M and N at least a block, below PAD_FROM) the
+// last block row and column move back inside C, over the blocks before them, and store only what
+// those do not, so every copy lies inside A and B but those of a partial last K-step, whose
+// copies from K on write zeros (cp.async's source size 0; A by its 4-byte copies); otherwise
+// padding copies (copy_matrix, timed with the GEMM) make the problem an exact one. At 1000^3 the
+// copies' launches took 0.6x of the speed; from about 4000 the 16-byte copies of A^T they allow
+// win (docs/performance.md). A B whose lines do not start on 16 bytes (N not a multiple of 4) is
+// always padded: copied four bytes at a time it took 160-210 registers. SA_PTX = 0 replaces the
+// PTX (copies, commit, wait) by plain copies, which makes this portable OpenCL C (tests run the
+// pipeline's indexing so on the CPU); the registry runs it only as SA_PTX = 1, on NVIDIA GPUs.
 // Global (N/TN, M/TM), local (BN/TN, BM/TM).
 #if defined(KERNEL_gemm_simt_async)
 #ifndef BM
@@ -1399,6 +1406,15 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 #endif
 #ifndef AT_FROM
 #define AT_FROM 3000  // NN: A transposed (A_KM) from this size up (read by the host, not the kernel)
+#endif
+#ifndef PAD_FROM
+#define PAD_FROM 4000  // other sizes: padding copies from this size up (read by the host)
+#endif
+#ifndef EDGE
+#define EDGE 0  // M, N, K not multiples of BM, BN, BK, N a multiple of 4 (set by the host)
+#endif
+#if EDGE && A_KM
+#error "simt-async reads A^T (A_KM) for exact problems only"
 #endif
 #ifndef SA_PTX
 #define SA_PTX 1  // cp.async through inline PTX (0: plain copies, for tests on other devices)
@@ -1452,6 +1468,17 @@ inline void sa_copy4(__local float* dst, __global const float* src) {
   *dst = *src;
 #endif
 }
+// The same where `inside`, else zeros: a source size of 0 bytes writes zeros and reads nothing
+// (src is still kept an address inside the buffer).
+inline void sa_copy4_or_zero(__local float* dst, __global const float* src, const bool inside) {
+#if SA_PTX
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"((uint)(ulong)dst), "l"(src),
+               "r"(inside ? 4u : 0u)
+               : "memory");
+#else
+  *dst = inside ? *src : 0.0f;
+#endif
+}
 // A float4, asynchronously, through L2 only (cp.async.cg takes 16 bytes).
 inline void sa_copy16(__local float* dst, __global const float* src) {
 #if SA_PTX
@@ -1459,6 +1486,15 @@ inline void sa_copy16(__local float* dst, __global const float* src) {
                : "memory");
 #else
   *(__local float4*)dst = *(__global const float4*)src;
+#endif
+}
+inline void sa_copy16_or_zero(__local float* dst, __global const float* src, const bool inside) {
+#if SA_PTX
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"((uint)(ulong)dst), "l"(src),
+               "r"(inside ? 16u : 0u)
+               : "memory");
+#else
+  *(__local float4*)dst = inside ? *(__global const float4*)src : (float4)(0.0f);
 #endif
 }
 // The copies started since the last commit form a group.
@@ -1488,16 +1524,26 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
   const int tx = get_local_id(0), ty = get_local_id(1);
   const int tid = ty * (BN / TN) + tx;
   const int2 block = swizzled_block(GROUP_M);
+#if EDGE
+  // The last block row and column are moved back inside C (M >= BM and N >= BN: the host pads
+  // smaller problems), so every copy of A and B lies inside them, and such a block stores only
+  // the rows and columns from its own start, which the block before it does not.
+  const int own_row0 = block.x * BM, own_col0 = block.y * BN;
+  const int row0 = min(own_row0, M - BM), col0 = min(own_col0, N - BN);
+#else
   const int row0 = block.x * BM, col0 = block.y * BN;
+#endif
 
   // Copy i of a tile: B's float4 tid + i * SA_THREADS (row / (BN/4), column % (BN/4)), and A's
   // element tid + i * SA_THREADS (row / BK, column % BK; SA_THREADS is a multiple of BK, so the
   // column is the same for every i), or with A_KM its float4 (k / (BM/4), m % (BM/4)). The sources
-  // move BK columns of A (BK rows of A^T) and BK rows of B per tile.
+  // move BK columns of A (BK rows of A^T) and BK rows of B per tile. With EDGE the last K-step
+  // may be partial: its copies from K on write zeros, their sources kept inside (the last column
+  // or row of K).
 #if A_KM
   __global const float* a_src = A + row0;
 #else
-  __global const float* a_src = A + (row0 + tid / BK) * K + tid % BK;
+  __global const float* a_src = A + (row0 + tid / BK) * K + (EDGE ? 0 : tid % BK);
   const int a_line = (SA_THREADS / BK) * K;  // between copy i and i + 1 of A
 #endif
   __global const float* b_src = B + col0;
@@ -1507,20 +1553,43 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
     const int f = tid + i * SA_THREADS, r = f / (BM / 4), c = (f % (BM / 4)) * 4; \
     sa_copy16(&As[buf][r][c], a_src + ((t)*BK + r) * M + c);                      \
   }
+#elif EDGE
+// Past K (a partial last K-step), zeros from a source kept inside A (its column K - 1).
+#define SA_COPY_A(t, buf)                                                        \
+  {                                                                              \
+    const int k = (t)*BK + tid % BK;                                             \
+    _Pragma("unroll") for (int i = 0; i < SA_COPIES_A; ++i) {                    \
+      __local float* dst = &As[buf][tid % BK][tid / BK + i * (SA_THREADS / BK)]; \
+      sa_copy4_or_zero(dst, a_src + i * a_line + min(k, K - 1), k < K);          \
+    }                                                                            \
+  }
 #else
 #define SA_COPY_A(t, buf)                                                                        \
   _Pragma("unroll") for (int i = 0; i < SA_COPIES_A; ++i) {                                      \
     sa_copy4(&As[buf][tid % BK][tid / BK + i * (SA_THREADS / BK)], a_src + (t)*BK + i * a_line); \
   }
 #endif
-#define SA_COPY_TILE(t, buf)                                                        \
+#if EDGE
+#define SA_COPY_B(t, buf)                                                         \
+  _Pragma("unroll") for (int i = 0; i < SA_COPIES_B; ++i) {                       \
+    const int f = tid + i * SA_THREADS, r = f / (BN / 4), c = (f % (BN / 4)) * 4; \
+    const int k = (t)*BK + r;                                                     \
+    sa_copy16_or_zero(&Bs[buf][r][c], b_src + min(k, K - 1) * N + c, k < K);      \
+  }
+#else
+#define SA_COPY_B(t, buf)                                                           \
   {                                                                                 \
-    SA_COPY_A(t, buf)                                                               \
     __global const float* b_tile = b_src + (t)*BK * N;                              \
     _Pragma("unroll") for (int i = 0; i < SA_COPIES_B; ++i) {                       \
       const int f = tid + i * SA_THREADS, r = f / (BN / 4), c = (f % (BN / 4)) * 4; \
       sa_copy16(&Bs[buf][r][c], b_tile + r * N + c);                                \
     }                                                                               \
+  }
+#endif
+#define SA_COPY_TILE(t, buf) \
+  {                          \
+    SA_COPY_A(t, buf)        \
+    SA_COPY_B(t, buf)        \
   }
   // The fragments of k in register set `set` (k & 1).
   float a[2][TM], b[2][TN];
@@ -1547,7 +1616,7 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
     _Pragma("unroll") for (int j = 0; j < TN; ++j) acc[i][j] = 0.0f;
   }
 
-  const int tiles = K / BK;
+  const int tiles = EDGE ? (K + BK - 1) / BK : K / BK;  // the last one partial with EDGE
   // Tiles 0 ... STAGES - 1 fill every buffer, a group of copies each (empty past the last tile);
   // the K-step t > 0 commits the group of tile t - 1 + STAGES. So when K-step t ends, STAGES + t
   // groups are committed and tile t + 1 is complete once at most STAGES - 2 are running.
@@ -1586,14 +1655,20 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
     }
   }
 #undef SA_COPY_A
+#undef SA_COPY_B
 #undef SA_COPY_TILE
 #undef SA_LOAD
 
-  // C = alpha * acc (+ beta * C), a float4 per group of four columns (N is a multiple of BN).
+  // C = alpha * acc (+ beta * C), a float4 per group of four columns; with EDGE only from the
+  // block's own start (a moved block moves by a multiple of 4 columns, as N is one).
   _Pragma("unroll") for (int i = 0; i < TM; ++i) {
     const int row = row0 + (i / 4) * SA_STRIDE_M + ty * 4 + i % 4;
     _Pragma("unroll") for (int g = 0; g < SA_GROUPS_N; ++g) {
-      __global float4* c4 = (__global float4*)(C + row * N + col0 + g * SA_STRIDE_N + tx * 4);
+      const int col = col0 + g * SA_STRIDE_N + tx * 4;
+#if EDGE
+      if (row < own_row0 || col < own_col0) continue;
+#endif
+      __global float4* c4 = (__global float4*)(C + row * N + col);
       float4 v = alpha * (float4)(acc[i][g * 4], acc[i][g * 4 + 1], acc[i][g * 4 + 2],
                                   acc[i][g * 4 + 3]);
       if (beta != 0.0f) v += beta * *c4;
@@ -1623,6 +1698,8 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
 #undef GROUP_M
 #undef A_KM
 #undef AT_FROM
+#undef PAD_FROM
+#undef EDGE
 #undef SA_PTX
 #endif
 

@@ -164,13 +164,14 @@ TEST(SimtAsyncConstraints, LocalMemoryCountsEveryStage) {
 
 struct Tiles {
   int bm, bn, bk, tm, tn, stages;
-  int akm = 0;  // A_KM: A given as A^T (K x M), read by 16-byte copies
+  int akm = 0;   // A_KM: A given as A^T (K x M), read by 16-byte copies
+  int edge = 0;  // EDGE: sizes off the tiles (N a multiple of 4)
 };
 
 std::string label(const Tiles& t) {
   return std::to_string(t.bm) + "x" + std::to_string(t.bn) + "x" + std::to_string(t.bk) + "_" +
          std::to_string(t.tm) + "x" + std::to_string(t.tn) + "_s" + std::to_string(t.stages) +
-         (t.akm ? "_at" : "");
+         (t.akm ? "_at" : "") + (t.edge ? "_edge" : "");
 }
 
 // The worst |C - reference| over every element of an m x n x k product (row-major, packed), each
@@ -209,11 +210,12 @@ class SimtAsyncKernel : public ::testing::TestWithParam<Tiles> {
         "-D CLGEMM_ONE_KERNEL -D KERNEL_gemm_simt_async -D SA_PTX=0 -D BM=" + std::to_string(t.bm) +
             " -D BN=" + std::to_string(t.bn) + " -D BK=" + std::to_string(t.bk) +
             " -D TM=" + std::to_string(t.tm) + " -D TN=" + std::to_string(t.tn) +
-            " -D STAGES=" + std::to_string(t.stages) + " -D A_KM=" + std::to_string(t.akm));
+            " -D STAGES=" + std::to_string(t.stages) + " -D A_KM=" + std::to_string(t.akm) +
+            " -D EDGE=" + std::to_string(t.edge));
   }
 
-  // C = alpha A B + beta C on the device for an M x N x K problem of tile multiples; returns the
-  // worst |C - reference| / (|A| |B| row-column norm bound) over every element.
+  // C = alpha A B + beta C on the device for an M x N x K problem (tile multiples unless EDGE);
+  // returns the worst |C - reference| / (|A| |B| row-column norm bound) over every element.
   double worstError(int m, int n, int k, float alpha, float beta, unsigned seed) {
     if (!program_) return std::numeric_limits<double>::infinity();  // the build failure is reported
     const Tiles t = GetParam();
@@ -244,8 +246,9 @@ class SimtAsyncKernel : public ::testing::TestWithParam<Tiles> {
     kernel.setArg(6, db);
     kernel.setArg(7, dc);
     const std::size_t lx = std::size_t(t.bn / t.tn), ly = std::size_t(t.bm / t.tm);
-    queue_.enqueueNDRangeKernel(kernel, cl::NullRange,
-                                cl::NDRange(std::size_t(n / t.bn) * lx, std::size_t(m / t.bm) * ly),
+    const std::size_t blocks_n = std::size_t((n + t.bn - 1) / t.bn),
+                      blocks_m = std::size_t((m + t.bm - 1) / t.bm);
+    queue_.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(blocks_n * lx, blocks_m * ly),
                                 cl::NDRange(lx, ly));
     std::vector<float> out(c.size());
     queue_.enqueueReadBuffer(dc, CL_TRUE, 0, out.size() * sizeof(float), out.data());
@@ -262,6 +265,20 @@ class SimtAsyncKernel : public ::testing::TestWithParam<Tiles> {
 // two block rows and three block columns, so that the swizzled order and both tile corners count.
 TEST_P(SimtAsyncKernel, EveryElementMatchesTheReference) {
   const Tiles t = GetParam();
+  if (t.edge) {
+    // Off the tiles (at least a block, N a multiple of 4; the host pads other problems): the
+    // last block row and column moved back over the ones before them by a few rows and columns
+    // and by all but one (or four), a partial last K-step and a K shorter than one step.
+    for (const int steps : {1, 7, 11}) {
+      SCOPED_TRACE("K-steps " + std::to_string(steps));
+      const int m = 2 * t.bm - 3, n = 3 * t.bn - 4, k = steps * t.bk - 1;
+      EXPECT_LT(worstError(m, n, k, 1.0f, 0.0f, 11u * steps), 1e-5);
+      EXPECT_LT(worstError(m, n, k, 1.5f, 0.5f, 13u * steps), 1e-5);
+      EXPECT_LT(worstError(t.bm + 1, t.bn + 4, k + 2, 1.5f, 0.5f, 17u * steps), 1e-5);
+    }
+    EXPECT_LT(worstError(t.bm, t.bn + 8, 1, 1.5f, 0.5f, 19u), 1e-5);
+    return;
+  }
   for (const int steps : {1, 7, 11}) {
     SCOPED_TRACE("K-steps " + std::to_string(steps));
     EXPECT_LT(worstError(2 * t.bm, 3 * t.bn, steps * t.bk, 1.0f, 0.0f, 11u * steps), 1e-5);
@@ -269,13 +286,16 @@ TEST_P(SimtAsyncKernel, EveryElementMatchesTheReference) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Tiles, SimtAsyncKernel,
-                         ::testing::Values(Tiles{128, 128, 8, 8, 8, 4}, Tiles{256, 64, 8, 16, 8, 3},
-                                           Tiles{64, 64, 16, 8, 4, 2}, Tiles{64, 128, 8, 8, 16, 5},
-                                           Tiles{128, 128, 16, 8, 8, 2, 1},
-                                           Tiles{256, 64, 8, 16, 8, 3, 1},
-                                           Tiles{64, 128, 8, 8, 16, 5, 1}),
-                         [](const auto& info) { return label(info.param); });
+INSTANTIATE_TEST_SUITE_P(
+    Tiles, SimtAsyncKernel,
+    ::testing::Values(Tiles{128, 128, 8, 8, 8, 4}, Tiles{256, 64, 8, 16, 8, 3},
+                      Tiles{64, 64, 16, 8, 4, 2}, Tiles{64, 128, 8, 8, 16, 5},
+                      Tiles{128, 128, 16, 8, 8, 2, 1}, Tiles{256, 64, 8, 16, 8, 3, 1},
+                      Tiles{64, 128, 8, 8, 16, 5, 1},
+                      // sizes off the tiles
+                      Tiles{128, 128, 16, 8, 8, 2, 0, 1}, Tiles{128, 128, 32, 8, 8, 2, 0, 1},
+                      Tiles{256, 64, 8, 16, 8, 3, 0, 1}, Tiles{64, 128, 32, 8, 8, 4, 0, 1}),
+    [](const auto& info) { return label(info.param); });
 
 // ------------------------------------------------------------------------------------------------
 // The host's choice of A's form (A_KM) and the copies it makes, through the plan the command line
@@ -291,7 +311,7 @@ struct PlanCase {
   int launches;       // copies and the GEMM
 };
 
-TEST(SimtAsyncPlan, AIsReadTransposedWhereItIsFreeOrFromAtFrom) {
+TEST(SimtAsyncPlan, AIsReadTransposedWhereItIsFreeOrFromAtFromAndEdgesBelowPadFrom) {
   using clgemm::Layout;
   using clgemm::Trans;
   clgemm::Variant v = registryVariant("simt-async");
@@ -318,11 +338,23 @@ TEST(SimtAsyncPlan, AIsReadTransposedWhereItIsFreeOrFromAtFrom) {
       // ... with gaps between its lines: one copy, which packs it.
       {"TN lda 136", 128, 192, 40, clgemm::GemmShape{Layout::kRow, Trans::kT, Trans::kN, 136},
        with({}), true, 2},
-      // Odd sizes: padding copies of A, B, C (in and out, beta != 0) anyway, so A^T.
-      {"NN padded", 70, 50, 13, clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kN}, with({}),
-       true, 5},
-      {"col NT padded", 70, 50, 13, clgemm::GemmShape{Layout::kCol, Trans::kN, Trans::kT}, with({}),
-       true, 5},
+      // Odd sizes from PAD_FROM, smaller than a block, or N not a multiple of 4: padding copies
+      // of A, B, C (in and out, beta != 0) anyway, so A^T.
+      {"NN padded from PAD_FROM", 130, 68, 13,
+       clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kN}, with({"PAD_FROM=0"}), true, 5},
+      {"col NT padded below a block", 70, 50, 13,
+       clgemm::GemmShape{Layout::kCol, Trans::kN, Trans::kT}, with({}), true, 5},
+      {"NN padded, N not a multiple of 4", 130, 70, 13,
+       clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kN}, with({}), true, 5},
+      // Otherwise the kernel's edges, A read as it is (M x K): no copy for NN, one that
+      // transposes a stored A^T back, one for the column-major problem's transposed operand
+      // (whose kernel view is 70 x 132: C^T).
+      {"NN edge", 130, 68, 13, clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kN}, with({}),
+       false, 1},
+      {"TN edge", 130, 68, 13, clgemm::GemmShape{Layout::kRow, Trans::kT, Trans::kN}, with({}),
+       false, 2},
+      {"col NT edge", 132, 70, 13, clgemm::GemmShape{Layout::kCol, Trans::kN, Trans::kT}, with({}),
+       false, 2},
   };
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> value(-1.0, 1.0);

@@ -8,7 +8,8 @@ namespace {
 
 using namespace family;
 
-constexpr int AT_FROM_DEFAULT = 3000;  // see simtAsyncReadsATransposed
+constexpr int AT_FROM_DEFAULT = 3000;      // see simtAsyncReadsATransposed
+constexpr int SA_PAD_FROM_DEFAULT = 4000;  // see simtAsyncPadding
 
 // best's launch, and simt-async's: a BM x BN block of C per work-group, TM x TN per work-item.
 LaunchShape threadTileShape(const ResolvedDefines& d, int m, int n) {
@@ -114,22 +115,36 @@ Variant best() {
   return v;
 }
 
+// simt-async's padding copies for sizes that are not tile multiples: from PAD_FROM (the harmonic
+// mean of M, N and K) up, where A^T's 16-byte copies they allow win; for problems smaller than a
+// block; and where B's lines do not start on 16 bytes (N not a multiple of 4: copied four bytes
+// at a time, B took 160-210 registers). Otherwise the kernel's edges (EDGE), which save the
+// copies' launches and bytes: 1.6x at 1000^3 on the H100 (docs/performance.md).
+std::optional<PaddedSizes> simtAsyncPadding(const ResolvedDefines& d, int m, int n, int k) {
+  if (isTileMultiple(d, m, n, k)) return std::nullopt;
+  if (m >= d.param("BM") && n >= d.param("BN") && n % 4 == 0 &&
+      !harmonicMeanAtLeast(m, n, k, d.param("PAD_FROM")))
+    return std::nullopt;
+  return exactTilesOrPadded(d, m, n, k);
+}
+
 // Whether simt-async reads A as A^T (K x M) for this problem (A_KM = 1): 16-byte copies of A^T's
 // lines instead of 4-byte copies that transpose A on the way, which cost 2-3% at 2048^3-16384^3
 // on the H100 (docs/performance.md). Free where A is stored transposed (read as it is, or through
 // the copy its shape needs anyway) and where padding copies are made; a transposing copy (timed)
 // otherwise, from AT_FROM (the harmonic mean of M, N and K) up. Only where A^T's float4s divide
-// evenly among the work-items.
+// evenly among the work-items, and never with EDGE (the edge copies are A's 4-byte ones).
 bool simtAsyncReadsATransposed(const ResolvedDefines& d, const RowMajorGemm& g) {
   const long long float4s = 1LL * d.param("BM") * d.param("BK") / 4;
   if (d.param("BM") % 4 != 0 || float4s % threadTileItems(d) != 0) return false;
-  return g.a.transposed || exactTilesOrPadded(d, g.m, g.n, g.k) ||
-         harmonicMeanAtLeast(g.m, g.n, g.k, d.param("AT_FROM"));
+  const bool padded = simtAsyncPadding(d, g.m, g.n, g.k).has_value();
+  if (!padded && !isTileMultiple(d, g.m, g.n, g.k)) return false;
+  return g.a.transposed || padded || harmonicMeanAtLeast(g.m, g.n, g.k, d.param("AT_FROM"));
 }
 
 // simt-async: best's FP32 arithmetic on the CUDA cores, fed by cp.async (NVIDIA, compute
-// capability 8.0 and up) STAGES buffers deep; packed problems of tile multiples only (A as M x K
-// or, above, K x M), the rest through copy_matrix.
+// capability 8.0 and up) STAGES buffers deep; packed problems (A as M x K or, above, K x M), the
+// rest through copy_matrix; sizes that are not tile multiples by edge copies or padding copies.
 Variant simtAsync() {
   Variant v = openClVariant(
       "simt-async", "gemm_simt_async",
@@ -153,20 +168,27 @@ Variant simtAsync() {
         "row-major NN sizes from which A is copied transposed (timed) and read by 16-byte copies, "
         "the harmonic mean of M, N and K (an A stored transposed, or padded, is read so at every "
         "size)",
-        {0, AT_FROM_DEFAULT}}},
+        {0, AT_FROM_DEFAULT}},
+       {"PAD_FROM",
+        SA_PAD_FROM_DEFAULT,
+        "sizes that are not tile multiples: padding copies (timed with the GEMM) from this size "
+        "up, the harmonic mean of M, N and K, below a block and where N is not a multiple of 4; "
+        "else the kernel's edge handling (0: always copies)",
+        {0, SA_PAD_FROM_DEFAULT}}},
       "best",
       "replaces best's register prefetch by asynchronous copies (cp.async: 16 bytes per float4 "
       "of B, and of A where the host hands it over transposed, else 4 per element of A, "
       "transposed on the way) into STAGES local buffers, so that no "
       "register holds a prefetched value, and double-buffers the register fragments: the next "
       "k's reads run during this k's FMAs, the next tile's first reads follow the one barrier "
-      "per K-step, and the copies refilling a buffer follow those reads");
+      "per K-step, and the copies refilling a buffer follow those reads; sizes off the tiles by "
+      "the last blocks moved back inside C and zeros past K (below PAD_FROM), or padding copies");
   v.fp64 = false;  // the SGEMM: FP32 only
   v.unsupported = [](const DeviceInfo& device) { return withoutNvidiaPtx(device, 8, "cp.async"); };
   v.constraints = [](const ResolvedDefines& d) {
     std::vector<std::string> errors;
     requireAtLeast(errors, d, {"BM", "BN", "BK", "TM", "TN", "GROUP_M"}, 1);
-    requireAtLeast(errors, d, {"PADA", "PADB", "AT_FROM"}, 0);
+    requireAtLeast(errors, d, {"PADA", "PADB", "AT_FROM", "PAD_FROM"}, 0);
     if (!errors.empty()) return errors;
     for (const char* name : {"TM", "TN", "PADA", "PADB"}) {
       if (d.param(name) % 4 != 0)
@@ -198,13 +220,14 @@ Variant simtAsync() {
                        (d.param("BM") + d.param("PADA") + d.param("BN") + d.param("PADB"))) *
            element_bytes;
   };
-  // Exact tile multiples only: every other problem through padding copies.
-  addTilePadding(v, exactTilesOrPadded);
+  addTilePadding(v, simtAsyncPadding);
   v.a_k_major = simtAsyncReadsATransposed;
   v.problem_defines = [](const ResolvedDefines& d, const RowMajorGemm& g) {
+    const auto pad = simtAsyncPadding(d, g.m, g.n, g.k);
+    const bool edge = !pad && !isTileMultiple(d, g.m, g.n, g.k);
     std::vector<ResolvedDefine> defines = {
-        {"A_KM", simtAsyncReadsATransposed(d, g) ? "1" : "0", "problem"}};
-    const auto pad = exactTilesOrPadded(d, g.m, g.n, g.k);
+        {"A_KM", simtAsyncReadsATransposed(d, g) ? "1" : "0", "problem"},
+        {"EDGE", edge ? "1" : "0", "problem"}};
     return pad ? withPaddedSizes(defines, *pad) : defines;
   };
   return v;
