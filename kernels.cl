@@ -1362,16 +1362,17 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 //    first fragment reads: issued straight after the barrier, the copies queued ahead of those
 //    reads and cost 5-9% (docs/performance.md).
 // The problem is packed NN. Sizes that are not multiples of BM, BN, BK take one of two ways, the
-// host's choice: with EDGE (N a multiple of 4, M and N at least a block, below PAD_FROM) the
-// last block row and column move back inside C, over the blocks before them, and store only what
-// those do not, so every copy lies inside A and B but those of a partial last K-step, whose
-// copies from K on write zeros (cp.async's source size 0; A by its 4-byte copies); otherwise
-// padding copies (copy_matrix, timed with the GEMM) make the problem an exact one. At 1000^3 the
-// copies' launches took 0.6x of the speed; from about 4000 the 16-byte copies of A^T they allow
-// win (docs/performance.md). A B whose lines do not start on 16 bytes (N not a multiple of 4) is
-// always padded: copied four bytes at a time it took 160-210 registers. SA_PTX = 0 replaces the
-// PTX (copies, commit, wait) by plain copies, which makes this portable OpenCL C (tests run the
-// pipeline's indexing so on the CPU); the registry runs it only as SA_PTX = 1, on NVIDIA GPUs.
+// host's choice: with EDGE (M and N at least a block, below PAD_FROM, or PAD_FROM_UNALIGNED where
+// N is not a multiple of 4) the last block row and column move back inside C, over the blocks
+// before them, and store only what those do not, so every copy lies inside A and B but those of
+// a partial last K-step, whose copies from K on write zeros (cp.async's source size 0; A by its
+// 4-byte copies, B by 16-byte ones, or 4-byte ones where its lines do not start on 16 bytes);
+// otherwise padding copies (copy_matrix, timed with the GEMM) make the problem an exact one. At
+// 1000^3 and 1023^3 the copies' launches took 0.6-0.7x of the speed; from about 4000 (2500 with
+// B's 4-byte copies) the 16-byte copies of A^T that padding allows win (docs/performance.md).
+// SA_PTX = 0 replaces the PTX (copies, commit, wait) by plain copies, which makes this portable
+// OpenCL C (tests run the pipeline's indexing so on the CPU); the registry runs it only as
+// SA_PTX = 1, on NVIDIA GPUs.
 // Global (N/TN, M/TM), local (BN/TN, BM/TM).
 #if defined(KERNEL_gemm_simt_async)
 #ifndef BM
@@ -1410,8 +1411,14 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 #ifndef PAD_FROM
 #define PAD_FROM 4000  // other sizes: padding copies from this size up (read by the host)
 #endif
+#ifndef PAD_FROM_UNALIGNED
+#define PAD_FROM_UNALIGNED 2500  // ... where N is not a multiple of 4 (read by the host)
+#endif
 #ifndef EDGE
-#define EDGE 0  // M, N, K not multiples of BM, BN, BK, N a multiple of 4 (set by the host)
+#define EDGE 0  // M, N, K not multiples of BM, BN, BK (set by the host)
+#endif
+#ifndef VEC_N
+#define VEC_N 1  // N a multiple of 4: B's and C's lines start on 16 bytes (set by the host)
 #endif
 #if EDGE && A_KM
 #error "simt-async reads A^T (A_KM) for exact problems only"
@@ -1569,7 +1576,22 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
     sa_copy4(&As[buf][tid % BK][tid / BK + i * (SA_THREADS / BK)], a_src + (t)*BK + i * a_line); \
   }
 #endif
-#if EDGE
+#if EDGE && !VEC_N
+// B's lines do not start on 16 bytes: four bytes at a time, a warp's copies along a line
+// (SA_THREADS is a multiple of BN: the host's condition), checked only in a partial last K-step
+// (checked in every K-step, ptxas kept their addresses: 160-210 registers).
+#define SA_COPY_B(t, buf)                                                                          \
+  if ((t) + 1 < tiles || K % BK == 0) {                                                            \
+    __global const float* b_tile = b_src + ((t)*BK + tid / BN) * N + tid % BN;                     \
+    _Pragma("unroll") for (int i = 0; i < BK * BN / SA_THREADS; ++i) sa_copy4(                     \
+        &Bs[buf][tid / BN + i * (SA_THREADS / BN)][tid % BN], b_tile + i * (SA_THREADS / BN) * N); \
+  } else {                                                                                         \
+    _Pragma("unroll") for (int i = 0; i < BK * BN / SA_THREADS; ++i) {                             \
+      const int r = tid / BN + i * (SA_THREADS / BN), k = (t)*BK + r;                              \
+      sa_copy4_or_zero(&Bs[buf][r][tid % BN], b_src + min(k, K - 1) * N + tid % BN, k < K);        \
+    }                                                                                              \
+  }
+#elif EDGE
 #define SA_COPY_B(t, buf)                                                         \
   _Pragma("unroll") for (int i = 0; i < SA_COPIES_B; ++i) {                       \
     const int f = tid + i * SA_THREADS, r = f / (BN / 4), c = (f % (BN / 4)) * 4; \
@@ -1659,12 +1681,20 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
 #undef SA_COPY_TILE
 #undef SA_LOAD
 
-  // C = alpha * acc (+ beta * C), a float4 per group of four columns; with EDGE only from the
-  // block's own start (a moved block moves by a multiple of 4 columns, as N is one).
+  // C = alpha * acc (+ beta * C), a float4 per group of four columns where C's lines start on 16
+  // bytes, else element by element; with EDGE only from the block's own start (with VEC_N a moved
+  // block moves by a multiple of 4 columns, so a float4 is its own or not).
   _Pragma("unroll") for (int i = 0; i < TM; ++i) {
     const int row = row0 + (i / 4) * SA_STRIDE_M + ty * 4 + i % 4;
     _Pragma("unroll") for (int g = 0; g < SA_GROUPS_N; ++g) {
       const int col = col0 + g * SA_STRIDE_N + tx * 4;
+#if EDGE && !VEC_N
+      _Pragma("unroll") for (int q = 0; q < 4; ++q) {
+        if (row >= own_row0 && col + q >= own_col0)
+          store_c(C, row * N + col + q, acc[i][g * 4 + q], alpha, beta);
+      }
+      continue;
+#endif
 #if EDGE
       if (row < own_row0 || col < own_col0) continue;
 #endif
@@ -1699,7 +1729,9 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
 #undef A_KM
 #undef AT_FROM
 #undef PAD_FROM
+#undef PAD_FROM_UNALIGNED
 #undef EDGE
+#undef VEC_N
 #undef SA_PTX
 #endif
 

@@ -165,13 +165,13 @@ TEST(SimtAsyncConstraints, LocalMemoryCountsEveryStage) {
 struct Tiles {
   int bm, bn, bk, tm, tn, stages;
   int akm = 0;   // A_KM: A given as A^T (K x M), read by 16-byte copies
-  int edge = 0;  // EDGE: sizes off the tiles (N a multiple of 4)
+  int edge = 0;  // EDGE: sizes off the tiles; 1: N a multiple of 4, 2: not (VEC_N = 0)
 };
 
 std::string label(const Tiles& t) {
   return std::to_string(t.bm) + "x" + std::to_string(t.bn) + "x" + std::to_string(t.bk) + "_" +
          std::to_string(t.tm) + "x" + std::to_string(t.tn) + "_s" + std::to_string(t.stages) +
-         (t.akm ? "_at" : "") + (t.edge ? "_edge" : "");
+         (t.akm ? "_at" : "") + (t.edge ? t.edge == 2 ? "_edge_unaligned" : "_edge" : "");
 }
 
 // The worst |C - reference| over every element of an m x n x k product (row-major, packed), each
@@ -211,7 +211,7 @@ class SimtAsyncKernel : public ::testing::TestWithParam<Tiles> {
             " -D BN=" + std::to_string(t.bn) + " -D BK=" + std::to_string(t.bk) +
             " -D TM=" + std::to_string(t.tm) + " -D TN=" + std::to_string(t.tn) +
             " -D STAGES=" + std::to_string(t.stages) + " -D A_KM=" + std::to_string(t.akm) +
-            " -D EDGE=" + std::to_string(t.edge));
+            " -D EDGE=" + (t.edge ? "1" : "0") + " -D VEC_N=" + (t.edge == 2 ? "0" : "1"));
   }
 
   // C = alpha A B + beta C on the device for an M x N x K problem (tile multiples unless EDGE);
@@ -266,17 +266,19 @@ class SimtAsyncKernel : public ::testing::TestWithParam<Tiles> {
 TEST_P(SimtAsyncKernel, EveryElementMatchesTheReference) {
   const Tiles t = GetParam();
   if (t.edge) {
-    // Off the tiles (at least a block, N a multiple of 4; the host pads other problems): the
-    // last block row and column moved back over the ones before them by a few rows and columns
-    // and by all but one (or four), a partial last K-step and a K shorter than one step.
+    // Off the tiles (at least a block; the host pads smaller problems): the last block row and
+    // column moved back over the ones before them by a few rows and columns and by all but one
+    // (or four), a partial last K-step and a K shorter than one step; N a multiple of 4 (edge 1)
+    // or odd (edge 2: B's lines start anywhere).
+    const int odd = t.edge == 2 ? 1 : 0;
     for (const int steps : {1, 7, 11}) {
       SCOPED_TRACE("K-steps " + std::to_string(steps));
-      const int m = 2 * t.bm - 3, n = 3 * t.bn - 4, k = steps * t.bk - 1;
+      const int m = 2 * t.bm - 3, n = 3 * t.bn - 4 - odd, k = steps * t.bk - 1;
       EXPECT_LT(worstError(m, n, k, 1.0f, 0.0f, 11u * steps), 1e-5);
       EXPECT_LT(worstError(m, n, k, 1.5f, 0.5f, 13u * steps), 1e-5);
-      EXPECT_LT(worstError(t.bm + 1, t.bn + 4, k + 2, 1.5f, 0.5f, 17u * steps), 1e-5);
+      EXPECT_LT(worstError(t.bm + 1, t.bn + 4 + odd, k + 2, 1.5f, 0.5f, 17u * steps), 1e-5);
     }
-    EXPECT_LT(worstError(t.bm, t.bn + 8, 1, 1.5f, 0.5f, 19u), 1e-5);
+    EXPECT_LT(worstError(t.bm, t.bn + 8 - odd, 1, 1.5f, 0.5f, 19u), 1e-5);
     return;
   }
   for (const int steps : {1, 7, 11}) {
@@ -292,9 +294,11 @@ INSTANTIATE_TEST_SUITE_P(
                       Tiles{64, 64, 16, 8, 4, 2}, Tiles{64, 128, 8, 8, 16, 5},
                       Tiles{128, 128, 16, 8, 8, 2, 1}, Tiles{256, 64, 8, 16, 8, 3, 1},
                       Tiles{64, 128, 8, 8, 16, 5, 1},
-                      // sizes off the tiles
+                      // sizes off the tiles, N a multiple of 4 (edge 1) or odd (edge 2)
                       Tiles{128, 128, 16, 8, 8, 2, 0, 1}, Tiles{128, 128, 32, 8, 8, 2, 0, 1},
-                      Tiles{256, 64, 8, 16, 8, 3, 0, 1}, Tiles{64, 128, 32, 8, 8, 4, 0, 1}),
+                      Tiles{256, 64, 8, 16, 8, 3, 0, 1}, Tiles{64, 128, 32, 8, 8, 4, 0, 1},
+                      Tiles{128, 128, 16, 8, 8, 2, 0, 2}, Tiles{256, 64, 8, 16, 8, 3, 0, 2},
+                      Tiles{64, 128, 32, 8, 8, 4, 0, 2}),
     [](const auto& info) { return label(info.param); });
 
 // ------------------------------------------------------------------------------------------------
@@ -338,14 +342,15 @@ TEST(SimtAsyncPlan, AIsReadTransposedWhereItIsFreeOrFromAtFromAndEdgesBelowPadFr
       // ... with gaps between its lines: one copy, which packs it.
       {"TN lda 136", 128, 192, 40, clgemm::GemmShape{Layout::kRow, Trans::kT, Trans::kN, 136},
        with({}), true, 2},
-      // Odd sizes from PAD_FROM, smaller than a block, or N not a multiple of 4: padding copies
-      // of A, B, C (in and out, beta != 0) anyway, so A^T.
+      // Odd sizes from PAD_FROM (PAD_FROM_UNALIGNED where N is not a multiple of 4) or smaller
+      // than a block: padding copies of A, B, C (in and out, beta != 0) anyway, so A^T.
       {"NN padded from PAD_FROM", 130, 68, 13,
        clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kN}, with({"PAD_FROM=0"}), true, 5},
       {"col NT padded below a block", 70, 50, 13,
        clgemm::GemmShape{Layout::kCol, Trans::kN, Trans::kT}, with({}), true, 5},
-      {"NN padded, N not a multiple of 4", 130, 70, 13,
-       clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kN}, with({}), true, 5},
+      {"NN padded from PAD_FROM_UNALIGNED", 130, 70, 13,
+       clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kN}, with({"PAD_FROM_UNALIGNED=0"}), true,
+       5},
       // Otherwise the kernel's edges, A read as it is (M x K): no copy for NN, one that
       // transposes a stored A^T back, one for the column-major problem's transposed operand
       // (whose kernel view is 70 x 132: C^T).
@@ -355,6 +360,10 @@ TEST(SimtAsyncPlan, AIsReadTransposedWhereItIsFreeOrFromAtFromAndEdgesBelowPadFr
        false, 2},
       {"col NT edge", 132, 70, 13, clgemm::GemmShape{Layout::kCol, Trans::kN, Trans::kT}, with({}),
        false, 2},
+      {"NN edge, N not a multiple of 4", 130, 70, 13,
+       clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kN}, with({}), false, 1},
+      {"NN edge, N odd", 131, 67, 13, clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kN},
+       with({}), false, 1},
   };
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> value(-1.0, 1.0);

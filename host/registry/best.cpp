@@ -10,6 +10,7 @@ using namespace family;
 
 constexpr int AT_FROM_DEFAULT = 3000;      // see simtAsyncReadsATransposed
 constexpr int SA_PAD_FROM_DEFAULT = 4000;  // see simtAsyncPadding
+constexpr int SA_PAD_FROM_UNALIGNED_DEFAULT = 2500;  // see simtAsyncPadding
 
 // best's launch, and simt-async's: a BM x BN block of C per work-group, TM x TN per work-item.
 LaunchShape threadTileShape(const ResolvedDefines& d, int m, int n) {
@@ -116,15 +117,19 @@ Variant best() {
 }
 
 // simt-async's padding copies for sizes that are not tile multiples: from PAD_FROM (the harmonic
-// mean of M, N and K) up, where A^T's 16-byte copies they allow win; for problems smaller than a
-// block; and where B's lines do not start on 16 bytes (N not a multiple of 4: copied four bytes
-// at a time, B took 160-210 registers). Otherwise the kernel's edges (EDGE), which save the
-// copies' launches and bytes: 1.6x at 1000^3 on the H100 (docs/performance.md).
+// mean of M, N and K) up, where A^T's 16-byte copies they allow win, or from PAD_FROM_UNALIGNED
+// where B's lines do not start on 16 bytes (N not a multiple of 4: the edges copy B four bytes at
+// a time, which needs every work-item at one column, threads a multiple of BN); and for problems
+// smaller than a block. Otherwise the kernel's edges (EDGE), which save the copies' launches and
+// bytes: 1.4-1.6x at 1000^3 and 1023^3 on the H100 (docs/performance.md).
 std::optional<PaddedSizes> simtAsyncPadding(const ResolvedDefines& d, int m, int n, int k) {
   if (isTileMultiple(d, m, n, k)) return std::nullopt;
-  if (m >= d.param("BM") && n >= d.param("BN") && n % 4 == 0 &&
-      !harmonicMeanAtLeast(m, n, k, d.param("PAD_FROM")))
-    return std::nullopt;
+  const bool aligned = n % 4 == 0;
+  const bool edges =
+      m >= d.param("BM") && n >= d.param("BN") &&
+      (aligned || threadTileItems(d) % d.param("BN") == 0) &&
+      !harmonicMeanAtLeast(m, n, k, d.param(aligned ? "PAD_FROM" : "PAD_FROM_UNALIGNED"));
+  if (edges) return std::nullopt;
   return exactTilesOrPadded(d, m, n, k);
 }
 
@@ -172,9 +177,14 @@ Variant simtAsync() {
        {"PAD_FROM",
         SA_PAD_FROM_DEFAULT,
         "sizes that are not tile multiples: padding copies (timed with the GEMM) from this size "
-        "up, the harmonic mean of M, N and K, below a block and where N is not a multiple of 4; "
-        "else the kernel's edge handling (0: always copies)",
-        {0, SA_PAD_FROM_DEFAULT}}},
+        "up, the harmonic mean of M, N and K, and below a block; else the kernel's edge handling "
+        "(0: always copies)",
+        {0, SA_PAD_FROM_DEFAULT}},
+       {"PAD_FROM_UNALIGNED",
+        SA_PAD_FROM_UNALIGNED_DEFAULT,
+        "PAD_FROM where N is not a multiple of 4 (the edge handling then copies B four bytes at "
+        "a time)",
+        {0, SA_PAD_FROM_UNALIGNED_DEFAULT}}},
       "best",
       "replaces best's register prefetch by asynchronous copies (cp.async: 16 bytes per float4 "
       "of B, and of A where the host hands it over transposed, else 4 per element of A, "
@@ -182,13 +192,14 @@ Variant simtAsync() {
       "register holds a prefetched value, and double-buffers the register fragments: the next "
       "k's reads run during this k's FMAs, the next tile's first reads follow the one barrier "
       "per K-step, and the copies refilling a buffer follow those reads; sizes off the tiles by "
-      "the last blocks moved back inside C and zeros past K (below PAD_FROM), or padding copies");
+      "the last blocks moved back inside C and zeros past K (below PAD_FROM), or padding "
+      "copies");
   v.fp64 = false;  // the SGEMM: FP32 only
   v.unsupported = [](const DeviceInfo& device) { return withoutNvidiaPtx(device, 8, "cp.async"); };
   v.constraints = [](const ResolvedDefines& d) {
     std::vector<std::string> errors;
     requireAtLeast(errors, d, {"BM", "BN", "BK", "TM", "TN", "GROUP_M"}, 1);
-    requireAtLeast(errors, d, {"PADA", "PADB", "AT_FROM", "PAD_FROM"}, 0);
+    requireAtLeast(errors, d, {"PADA", "PADB", "AT_FROM", "PAD_FROM", "PAD_FROM_UNALIGNED"}, 0);
     if (!errors.empty()) return errors;
     for (const char* name : {"TM", "TN", "PADA", "PADB"}) {
       if (d.param(name) % 4 != 0)
@@ -227,7 +238,8 @@ Variant simtAsync() {
     const bool edge = !pad && !isTileMultiple(d, g.m, g.n, g.k);
     std::vector<ResolvedDefine> defines = {
         {"A_KM", simtAsyncReadsATransposed(d, g) ? "1" : "0", "problem"},
-        {"EDGE", edge ? "1" : "0", "problem"}};
+        {"EDGE", edge ? "1" : "0", "problem"},
+        {"VEC_N", !edge || g.n % 4 == 0 ? "1" : "0", "problem"}};
     return pad ? withPaddedSizes(defines, *pad) : defines;
   };
   return v;
