@@ -1693,8 +1693,7 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
         if (row >= own_row0 && col + q >= own_col0)
           store_c(C, row * N + col + q, acc[i][g * 4 + q], alpha, beta);
       }
-      continue;
-#endif
+#else
 #if EDGE
       if (row < own_row0 || col < own_col0) continue;
 #endif
@@ -1703,6 +1702,7 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
                                   acc[i][g * 4 + 3]);
       if (beta != 0.0f) v += beta * *c4;
       *c4 = v;
+#endif
     }
   }
 }
