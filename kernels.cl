@@ -30,7 +30,7 @@
 // its name (search for "// best:").
 //   1. Shared helpers, before their first use
 //        REAL, REAL4, ...                       the element type: float, or double with FP64
-//        load_or_zero, swizzled_block, store_c  edge loads, swizzled group order, the epilogue
+//        load_or_zero, swizzled_tile, ...       edge loads, swizzled group order, the epilogue
 //        TILE2X2_MADS, store_c_2x2              the 2x2 block of tiled-2x2 and its two successors
 //        copy_matrix (helper kernel)            shapes and padding copies of every GEMM kernel
 //        tc_tf32                                TF32 rounding (tensor cores, pack_operand)
@@ -94,17 +94,20 @@ inline REAL load_or_zero(__global const REAL* p, const int rows, const int cols,
   return (row < rows && col < cols) ? p[row * cols + col] : REAL_ZERO;
 }
 
-// The (block row, block column) of C this work-group computes, in an order swizzled for L2 reuse:
-// consecutive work-groups walk down a band of group_m block rows before moving right, so blocks
-// that run together share tiles of A and B (best and the tensor-core kernels).
-inline int2 swizzled_block(const int group_m) {
-  const int grid_n = get_num_groups(0);
-  const int grid_m = get_num_groups(1);
-  const int pid = get_group_id(1) * grid_n + get_group_id(0);
+// The (block row, block column) of C that tile `pid` of a grid_m x grid_n grid of blocks is, in an
+// order swizzled for L2 reuse: consecutive tiles walk down a band of group_m block rows before
+// moving right, so blocks that run together share tiles of A and B (best, simt-async and the
+// tensor-core kernels).
+inline int2 swizzled_tile(const int pid, const int grid_m, const int grid_n, const int group_m) {
   const int band = group_m * grid_n;
   const int first_m = (pid / band) * group_m;
   const int band_rows = min(grid_m - first_m, group_m);
   return (int2)(first_m + (pid % band) % band_rows, (pid % band) / band_rows);
+}
+// This work-group's block in the swizzled order, over the launch's grid of work-groups.
+inline int2 swizzled_block(const int group_m) {
+  return swizzled_tile(get_group_id(1) * get_num_groups(0) + get_group_id(0), get_num_groups(1),
+                       get_num_groups(0), group_m);
 }
 
 // Shared epilogue: alpha * acc (+ beta * C when beta != 0).
@@ -1370,10 +1373,18 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 // otherwise padding copies (copy_matrix, timed with the GEMM) make the problem an exact one. At
 // 1000^3 and 1023^3 the copies' launches took 0.6-0.7x of the speed; from about 4000 (2500 with
 // B's 4-byte copies) the 16-byte copies of A^T that padding allows win (docs/performance.md).
-// SA_PTX = 0 replaces the PTX (copies, commit, wait) by plain copies, which makes this portable
-// OpenCL C (tests run the pipeline's indexing so on the CPU); the registry runs it only as
-// SA_PTX = 1, on NVIDIA GPUs.
-// Global (N/TN, M/TM), local (BN/TN, BM/TM).
+// The last wave (SPLIT, the host's choice): where the tiles do not fill the device's last round
+// of work-groups (289 blocks for 264 places at 2049^3 on the H100: a second round of 25), the
+// work-groups from SK_WHOLE on each take one of SK_PARTS ranges of K-steps of a later tile, so
+// that every place gets work. Each part writes its sums to a scratch slot, counts itself in
+// (atomic), and the one that comes last adds the parts' sums in their order (the result does not
+// depend on which came last), stores C and sets the count back to 0 for the next launch. Nothing
+// waits for another work-group, so nothing hangs whatever the order they run in.
+// SA_PTX = 0 replaces the PTX (copies, commit, wait, fence) by plain OpenCL, which makes this
+// portable OpenCL C (tests run the pipeline's indexing so on the CPU); the registry runs it only
+// as SA_PTX = 1, on NVIDIA GPUs.
+// Global (N/TN, M/TM), local (BN/TN, BM/TM); with SPLIT (SK_WHOLE + parts * SK_PARTS) work-groups
+// along dimension 0.
 #if defined(KERNEL_gemm_simt_async)
 #ifndef BM
 #define BM 128  // rows of C per work-group
@@ -1419,6 +1430,18 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 #endif
 #ifndef VEC_N
 #define VEC_N 1  // N a multiple of 4: B's and C's lines start on 16 bytes (set by the host)
+#endif
+#ifndef SPLIT_SLOTS
+#define SPLIT_SLOTS 0  // work-groups the device runs at once (read by the host: 0 from the device)
+#endif
+#ifndef SPLIT
+#define SPLIT 0  // the last wave's tiles split along K (set by the host)
+#endif
+#ifndef SK_WHOLE
+#define SK_WHOLE 0  // with SPLIT: work-groups that compute whole tiles (set by the host)
+#endif
+#ifndef SK_PARTS
+#define SK_PARTS 1  // with SPLIT: parts of K of each later tile (set by the host)
 #endif
 #if EDGE && A_KM
 #error "simt-async reads A^T (A_KM) for exact problems only"
@@ -1504,6 +1527,50 @@ inline void sa_copy16_or_zero(__local float* dst, __global const float* src, con
   *(__local float4*)dst = inside ? *(__global const float4*)src : (float4)(0.0f);
 #endif
 }
+// SPLIT: orders this work-item's writes before, or its reads after, another work-group's (the
+// count of parts): a fence at the GPU's scope.
+inline void sa_fence_gpu() {
+#if SA_PTX
+  asm volatile("fence.acq_rel.gpu;\n" ::: "memory");
+#else
+  mem_fence(CLK_GLOBAL_MEM_FENCE);
+#endif
+}
+// SPLIT: another work-group's sums, from L2 (ld.global.cg: never a stale line of L1).
+inline float4 sa_load_l2(__global const float* p) {
+#if SA_PTX
+  float4 v;
+  asm volatile("ld.global.cg.v4.f32 {%0, %1, %2, %3}, [%4];\n"
+               : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+               : "l"(p)
+               : "memory");
+  return v;
+#else
+  return *(__global const float4*)p;
+#endif
+}
+// C's float4 at (row, col) = alpha * v (+ beta * C): one 16-byte store where C's lines start on 16
+// bytes, else element by element; with EDGE only from the block's own start (own_row0, own_col0;
+// with VEC_N a moved block moves by a multiple of 4 columns, so a float4 is its own or not).
+inline void sa_store_c4(__global float* C, const int N, const int row, const int col,
+                        const float4 v, const float alpha, const float beta, const int own_row0,
+                        const int own_col0) {
+#if EDGE && !VEC_N
+  if (row < own_row0) return;
+  if (col >= own_col0) store_c(C, row * N + col, v.x, alpha, beta);
+  if (col + 1 >= own_col0) store_c(C, row * N + col + 1, v.y, alpha, beta);
+  if (col + 2 >= own_col0) store_c(C, row * N + col + 2, v.z, alpha, beta);
+  if (col + 3 >= own_col0) store_c(C, row * N + col + 3, v.w, alpha, beta);
+#else
+#if EDGE
+  if (row < own_row0 || col < own_col0) return;
+#endif
+  __global float4* c4 = (__global float4*)(C + row * N + col);
+  float4 r = alpha * v;
+  if (beta != 0.0f) r += beta * *c4;
+  *c4 = r;
+#endif
+}
 // The copies started since the last commit form a group.
 inline void sa_commit() {
 #if SA_PTX
@@ -1523,14 +1590,36 @@ inline void sa_wait(const int first) {
 
 __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_simt_async(
     const int M, const int N, const int K, const float alpha, const float beta,
-    __global const float* restrict A, __global const float* restrict B, __global float* C) {
+    __global const float* restrict A, __global const float* restrict B, __global float* C
+#if SPLIT
+    ,
+    __global float* restrict partials,  // a BM x BN slot per part of a split tile
+    __global volatile int* arrivals     // per split tile: the parts done (0 between launches)
+#endif
+) {
   // Rows of a multiple of 4 floats, 16-byte aligned: every float4 read is one 128-bit load.
   __local float As[STAGES][BK][BM + PADA] __attribute__((aligned(16)));  // As[k][m]: A^T
   __local float Bs[STAGES][BK][BN + PADB] __attribute__((aligned(16)));
 
   const int tx = get_local_id(0), ty = get_local_id(1);
   const int tid = ty * (BN / TN) + tx;
+  const int k_steps = EDGE ? (K + BK - 1) / BK : K / BK;  // the last one partial with EDGE
+#if SPLIT
+  // Work-groups up to SK_WHOLE take whole tiles; then SK_PARTS per tile, each a range of its
+  // K-steps (part -1: the whole tile).
+  __local int sa_last;  // whether this work-group is its tile's last part
+  const int group = get_group_id(0);
+  const int part = group < SK_WHOLE ? -1 : (group - SK_WHOLE) % SK_PARTS;
+  const int tile = group < SK_WHOLE ? group : SK_WHOLE + (group - SK_WHOLE) / SK_PARTS;
+  const int2 block = swizzled_tile(tile, (M + BM - 1) / BM, (N + BN - 1) / BN, GROUP_M);
+  const int first_step = part < 0 ? 0 : part * k_steps / SK_PARTS;
+  const int tiles = part < 0 ? k_steps : (part + 1) * k_steps / SK_PARTS - first_step;
+#else
   const int2 block = swizzled_block(GROUP_M);
+  const int first_step = 0, tiles = k_steps;
+#endif
+  // K-steps counted from first_step: the columns of A (rows of B) from there to K.
+  const int k_left = K - first_step * BK;
 #if EDGE
   // The last block row and column are moved back inside C (M >= BM and N >= BN: the host pads
   // smaller problems), so every copy of A and B lies inside them, and such a block stores only
@@ -1539,6 +1628,7 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
   const int row0 = min(own_row0, M - BM), col0 = min(own_col0, N - BN);
 #else
   const int row0 = block.x * BM, col0 = block.y * BN;
+  const int own_row0 = row0, own_col0 = col0;
 #endif
 
   // Copy i of a tile: B's float4 tid + i * SA_THREADS (row / (BN/4), column % (BN/4)), and A's
@@ -1548,12 +1638,12 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
   // may be partial: its copies from K on write zeros, their sources kept inside (the last column
   // or row of K).
 #if A_KM
-  __global const float* a_src = A + row0;
+  __global const float* a_src = A + row0 + first_step * BK * M;
 #else
-  __global const float* a_src = A + (row0 + tid / BK) * K + (EDGE ? 0 : tid % BK);
+  __global const float* a_src = A + (row0 + tid / BK) * K + first_step * BK + (EDGE ? 0 : tid % BK);
   const int a_line = (SA_THREADS / BK) * K;  // between copy i and i + 1 of A
 #endif
-  __global const float* b_src = B + col0;
+  __global const float* b_src = B + col0 + first_step * BK * N;
 #if A_KM
 #define SA_COPY_A(t, buf)                                                         \
   _Pragma("unroll") for (int i = 0; i < SA_COPIES_A; ++i) {                       \
@@ -1562,13 +1652,13 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
   }
 #elif EDGE
 // Past K (a partial last K-step), zeros from a source kept inside A (its column K - 1).
-#define SA_COPY_A(t, buf)                                                        \
-  {                                                                              \
-    const int k = (t)*BK + tid % BK;                                             \
-    _Pragma("unroll") for (int i = 0; i < SA_COPIES_A; ++i) {                    \
-      __local float* dst = &As[buf][tid % BK][tid / BK + i * (SA_THREADS / BK)]; \
-      sa_copy4_or_zero(dst, a_src + i * a_line + min(k, K - 1), k < K);          \
-    }                                                                            \
+#define SA_COPY_A(t, buf)                                                         \
+  {                                                                               \
+    const int k = (t)*BK + tid % BK;                                              \
+    _Pragma("unroll") for (int i = 0; i < SA_COPIES_A; ++i) {                     \
+      __local float* dst = &As[buf][tid % BK][tid / BK + i * (SA_THREADS / BK)];  \
+      sa_copy4_or_zero(dst, a_src + i * a_line + min(k, k_left - 1), k < k_left); \
+    }                                                                             \
   }
 #else
 #define SA_COPY_A(t, buf)                                                                        \
@@ -1581,22 +1671,23 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
 // (SA_THREADS is a multiple of BN: the host's condition), checked only in a partial last K-step
 // (checked in every K-step, ptxas kept their addresses: 160-210 registers).
 #define SA_COPY_B(t, buf)                                                                          \
-  if ((t) + 1 < tiles || K % BK == 0) {                                                            \
+  if ((t) + 1 < tiles || k_left % BK == 0) {                                                       \
     __global const float* b_tile = b_src + ((t)*BK + tid / BN) * N + tid % BN;                     \
     _Pragma("unroll") for (int i = 0; i < BK * BN / SA_THREADS; ++i) sa_copy4(                     \
         &Bs[buf][tid / BN + i * (SA_THREADS / BN)][tid % BN], b_tile + i * (SA_THREADS / BN) * N); \
   } else {                                                                                         \
     _Pragma("unroll") for (int i = 0; i < BK * BN / SA_THREADS; ++i) {                             \
       const int r = tid / BN + i * (SA_THREADS / BN), k = (t)*BK + r;                              \
-      sa_copy4_or_zero(&Bs[buf][r][tid % BN], b_src + min(k, K - 1) * N + tid % BN, k < K);        \
+      sa_copy4_or_zero(&Bs[buf][r][tid % BN], b_src + min(k, k_left - 1) * N + tid % BN,           \
+                       k < k_left);                                                                \
     }                                                                                              \
   }
 #elif EDGE
-#define SA_COPY_B(t, buf)                                                         \
-  _Pragma("unroll") for (int i = 0; i < SA_COPIES_B; ++i) {                       \
-    const int f = tid + i * SA_THREADS, r = f / (BN / 4), c = (f % (BN / 4)) * 4; \
-    const int k = (t)*BK + r;                                                     \
-    sa_copy16_or_zero(&Bs[buf][r][c], b_src + min(k, K - 1) * N + c, k < K);      \
+#define SA_COPY_B(t, buf)                                                              \
+  _Pragma("unroll") for (int i = 0; i < SA_COPIES_B; ++i) {                            \
+    const int f = tid + i * SA_THREADS, r = f / (BN / 4), c = (f % (BN / 4)) * 4;      \
+    const int k = (t)*BK + r;                                                          \
+    sa_copy16_or_zero(&Bs[buf][r][c], b_src + min(k, k_left - 1) * N + c, k < k_left); \
   }
 #else
 #define SA_COPY_B(t, buf)                                                           \
@@ -1638,7 +1729,6 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
     _Pragma("unroll") for (int j = 0; j < TN; ++j) acc[i][j] = 0.0f;
   }
 
-  const int tiles = EDGE ? (K + BK - 1) / BK : K / BK;  // the last one partial with EDGE
   // Tiles 0 ... STAGES - 1 fill every buffer, a group of copies each (empty past the last tile);
   // the K-step t > 0 commits the group of tile t - 1 + STAGES. So when K-step t ends, STAGES + t
   // groups are committed and tile t + 1 is complete once at most STAGES - 2 are running.
@@ -1681,28 +1771,58 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
 #undef SA_COPY_TILE
 #undef SA_LOAD
 
-  // C = alpha * acc (+ beta * C), a float4 per group of four columns where C's lines start on 16
-  // bytes, else element by element; with EDGE only from the block's own start (with VEC_N a moved
-  // block moves by a multiple of 4 columns, so a float4 is its own or not).
+#if SPLIT
+  if (part >= 0) {
+    // A part: its sums to its slot (float4 f of work-item tid at (f * SA_THREADS + tid) * 4: a
+    // warp's stores and loads are consecutive), then counted in. The last to come adds every
+    // slot, its own too, in the parts' order, and goes on to store C.
+    const int slot0 = (tile - SK_WHOLE) * SK_PARTS;
+    __global float* mine = partials + (slot0 + part) * (BM * BN);
+    _Pragma("unroll") for (int f = 0; f < TM * TN / 4; ++f) {
+      const int i = f / SA_GROUPS_N, g = f % SA_GROUPS_N;
+      *(__global float4*)(mine + (f * SA_THREADS + tid) * 4) =
+          (float4)(acc[i][g * 4], acc[i][g * 4 + 1], acc[i][g * 4 + 2], acc[i][g * 4 + 3]);
+    }
+    sa_fence_gpu();  // these sums before the count
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    if (tid == 0) {
+      sa_last = atomic_inc(&arrivals[tile - SK_WHOLE]) == SK_PARTS - 1;
+      if (sa_last) arrivals[tile - SK_WHOLE] = 0;  // every part has counted: ready for the next
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (!sa_last) return;
+    sa_fence_gpu();  // the others' sums after their count
+    // Not through acc: summed into it (held through the loads of every part), ptxas gave the
+    // kernel 150-168 registers instead of 124-144, one work-group per SM fewer. SA_SUM_GROUP
+    // float4s of the tile at a time (a multiple of 4 of them), every part's loads of them in
+    // flight together: about 64 registers of loads whatever the parts.
+    __global const float* sums = partials + slot0 * (BM * BN) + tid * 4;
+#define SA_SUM_GROUP (SK_PARTS <= 4 ? 4 : SK_PARTS <= 8 ? 2 : 1)
+#pragma unroll 1
+    for (int f0 = 0; f0 < TM * TN / 4; f0 += SA_SUM_GROUP) {
+      _Pragma("unroll") for (int q = 0; q < SA_SUM_GROUP; ++q) {
+        const int f = f0 + q;
+        float4 sum = sa_load_l2(sums + f * SA_THREADS * 4);
+        _Pragma("unroll") for (int p = 1; p < SK_PARTS; ++p) sum +=
+            sa_load_l2(sums + p * (BM * BN) + f * SA_THREADS * 4);
+        const int i = f / SA_GROUPS_N, g = f % SA_GROUPS_N;
+        sa_store_c4(C, N, row0 + (i / 4) * SA_STRIDE_M + ty * 4 + i % 4,
+                    col0 + g * SA_STRIDE_N + tx * 4, sum, alpha, beta, own_row0, own_col0);
+      }
+    }
+#undef SA_SUM_GROUP
+    return;
+  }
+#endif
+
+  // C = alpha * acc (+ beta * C), float4 by float4.
   _Pragma("unroll") for (int i = 0; i < TM; ++i) {
     const int row = row0 + (i / 4) * SA_STRIDE_M + ty * 4 + i % 4;
     _Pragma("unroll") for (int g = 0; g < SA_GROUPS_N; ++g) {
       const int col = col0 + g * SA_STRIDE_N + tx * 4;
-#if EDGE && !VEC_N
-      _Pragma("unroll") for (int q = 0; q < 4; ++q) {
-        if (row >= own_row0 && col + q >= own_col0)
-          store_c(C, row * N + col + q, acc[i][g * 4 + q], alpha, beta);
-      }
-#else
-#if EDGE
-      if (row < own_row0 || col < own_col0) continue;
-#endif
-      __global float4* c4 = (__global float4*)(C + row * N + col);
-      float4 v = alpha * (float4)(acc[i][g * 4], acc[i][g * 4 + 1], acc[i][g * 4 + 2],
-                                  acc[i][g * 4 + 3]);
-      if (beta != 0.0f) v += beta * *c4;
-      *c4 = v;
-#endif
+      sa_store_c4(C, N, row, col,
+                  (float4)(acc[i][g * 4], acc[i][g * 4 + 1], acc[i][g * 4 + 2], acc[i][g * 4 + 3]),
+                  alpha, beta, own_row0, own_col0);
     }
   }
 }
@@ -1732,6 +1852,10 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
 #undef PAD_FROM_UNALIGNED
 #undef EDGE
 #undef VEC_N
+#undef SPLIT_SLOTS
+#undef SPLIT
+#undef SK_WHOLE
+#undef SK_PARTS
 #undef SA_PTX
 #endif
 

@@ -3,14 +3,18 @@
 // real binary on the machine's device), its constraints and local memory, and its kernel itself
 // on the machine's device with SA_PTX = 0, the plain copies that stand in for cp.async there:
 // every element of C at tile-multiple shapes whose K-steps wrap the ring of buffers unevenly,
-// against a double-precision reference, with and without beta.
+// against a double-precision reference, with and without beta. And the split of the last round of
+// tiles along K: the host's rule, the kernel launched as a line of work-groups with its parts'
+// scratch, and the plan that SPLIT_SLOTS makes split on a device that reports no occupancy.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <ostream>
 #include <random>
 #include <string>
 #include <vector>
@@ -22,11 +26,20 @@
 #include "problem/gemm_shape.hpp"
 #include "problem/host_matrix.hpp"
 #include "registry/defines.hpp"
+#include "registry/families.hpp"
 #include "registry/kernels.hpp"
 #include "run/kernel_plan.hpp"
 #include "run/launch.hpp"
 #include "run_clgemm.hpp"
 #include "unsupported.hpp"
+
+namespace clgemm {
+// A split as gtest shows it in failures.
+void PrintTo(const WaveSplit& s, std::ostream* os) {
+  *os << "{whole " << s.whole << ", split_tiles " << s.split_tiles << ", parts " << s.parts
+      << ", slot_floats " << s.slot_floats << "}";
+}
+}  // namespace clgemm
 
 namespace {
 
@@ -160,6 +173,93 @@ TEST(SimtAsyncConstraints, LocalMemoryCountsEveryStage) {
 }
 
 // ------------------------------------------------------------------------------------------------
+// The split of the last round of tiles along K (splitLastWave), worked out by hand from its rule:
+// rest = tiles % slots tiles in the last round, each in parts = min(slots / rest, kMaxWaveParts,
+// k_steps / kMinPartSteps) ranges of K-steps; nothing with fewer than two parts.
+
+using clgemm::WaveSplit;
+using clgemm::family::splitLastWave;
+
+TEST(SimtAsyncWaveSplit, TheLastRoundOfTheH100At2049IsSplitInTen) {
+  // 17 x 17 blocks of 128 for 264 places: 25 tiles left over, 264 / 25 = 10 parts (129 K-steps
+  // of 16 allow 32); 264 work-groups of whole tiles, then 250 of parts, fewer than two rounds.
+  const auto split = splitLastWave(289, 129, 264, 128 * 128);
+  ASSERT_TRUE(split.has_value());
+  EXPECT_EQ(*split, (WaveSplit{264, 25, 10, 128 * 128}));
+  EXPECT_EQ(split->groups(), 514);
+  // As simt-async's entry works it out from the defines and the problem, SPLIT_SLOTS over the
+  // device's places: 2049 / 128 rounded up, 2049 / 16 rounded up.
+  const auto& v = registryVariant("simt-async");
+  ASSERT_TRUE(v.wave_split);
+  EXPECT_EQ(v.wave_split(clgemm_test::definesOf(v, {}), 2049, 2049, 2049, 264), split);
+  EXPECT_EQ(v.wave_split(clgemm_test::definesOf(v, {"SPLIT_SLOTS=264"}), 2049, 2049, 2049, 0),
+            split);
+  // SPLIT_SLOTS = 1 overrides the device's places: never split.
+  EXPECT_EQ(v.wave_split(clgemm_test::definesOf(v, {"SPLIT_SLOTS=1"}), 2049, 2049, 2049, 264),
+            std::nullopt);
+  // The device's places unknown (0): no split.
+  EXPECT_EQ(v.wave_split(clgemm_test::definesOf(v, {}), 2049, 2049, 2049, 0), std::nullopt);
+  // BM x BN x BK = 64 x 128 x 8, 2049^3: 33 x 17 = 561 tiles, 257 K-steps; 561 % 264 = 33 left,
+  // 264 / 33 = 8 parts, slots of 64 x 128.
+  EXPECT_EQ(v.wave_split(clgemm_test::definesOf(v, {"BM=64", "BK=8"}), 2049, 2049, 2049, 264),
+            (WaveSplit{528, 33, 8, 64 * 128}));
+}
+
+TEST(SimtAsyncWaveSplit, NothingWhereTheLastRoundIsFullOrOverHalfFullOrThePlacesUnknown) {
+  EXPECT_EQ(splitLastWave(528, 129, 264, 16), std::nullopt);  // two full rounds
+  EXPECT_EQ(splitLastWave(264, 129, 264, 16), std::nullopt);  // one
+  // 133 left of 264: 264 / 133 = 1 part. 132 left: exactly half the places idle, 2 parts.
+  EXPECT_EQ(splitLastWave(264 + 133, 129, 264, 16), std::nullopt);
+  EXPECT_EQ(splitLastWave(264 + 132, 129, 264, 16), (WaveSplit{264, 132, 2, 16}));
+  // Places unknown (0) or a single one (every round full).
+  EXPECT_EQ(splitLastWave(289, 129, 0, 16), std::nullopt);
+  EXPECT_EQ(splitLastWave(289, 129, 1, 16), std::nullopt);
+  EXPECT_EQ(splitLastWave(0, 129, 264, 16), std::nullopt);  // nothing to compute
+  EXPECT_EQ(splitLastWave(289, 0, 264, 16), std::nullopt);
+}
+
+TEST(SimtAsyncWaveSplit, PartsAreCappedBySixteenAndByFourKStepsEach) {
+  // One tile left: 264 parts by the places, 16 by kMaxWaveParts.
+  EXPECT_EQ(splitLastWave(265, 129, 264, 16), (WaveSplit{264, 1, 16, 16}));
+  // ... 3 by 13 K-steps (4 each at least), 2 by 8, none by 7.
+  EXPECT_EQ(splitLastWave(265, 13, 264, 16), (WaveSplit{264, 1, 3, 16}));
+  EXPECT_EQ(splitLastWave(265, 8, 264, 16), (WaveSplit{264, 1, 2, 16}));
+  EXPECT_EQ(splitLastWave(265, 7, 264, 16), std::nullopt);
+  // Fewer tiles than places: all of them split, no whole tile (6 places per tile of 40).
+  EXPECT_EQ(splitLastWave(6, 129, 40, 16), (WaveSplit{0, 6, 6, 16}));
+}
+
+TEST(SimtAsyncWaveSplit, ASplitFillsAtMostTheLastRound) {
+  // Over many problems and devices: the whole tiles are full rounds, the split ones the rest, the
+  // parts at most one round of places and between 2 and 16, each of at least 4 K-steps; where
+  // there is no split, the rule says none.
+  for (const long long slots : {0LL, 1LL, 2LL, 3LL, 7LL, 64LL, 132LL, 264LL}) {
+    for (long long tiles = 1; tiles <= 600; tiles += 7) {
+      for (const int k_steps : {1, 4, 7, 8, 13, 64, 129}) {
+        SCOPED_TRACE(std::to_string(tiles) + " tiles, " + std::to_string(k_steps) + " K-steps, " +
+                     std::to_string(slots) + " places");
+        const auto split = splitLastWave(tiles, k_steps, slots, 16);
+        if (!split) {
+          if (slots >= 2 && tiles % slots != 0)
+            EXPECT_LT(std::min({slots / (tiles % slots), 16LL, (long long)(k_steps / 4)}), 2);
+          continue;
+        }
+        EXPECT_EQ(split->whole % slots, 0);
+        EXPECT_EQ(split->whole + split->split_tiles, tiles);
+        EXPECT_GT(split->split_tiles, 0);
+        EXPECT_LT(split->split_tiles, slots);
+        EXPECT_GE(split->parts, 2);
+        EXPECT_LE(split->parts, 16);
+        EXPECT_LE(split->parts * 4, k_steps);
+        EXPECT_LE(1LL * split->split_tiles * split->parts, slots);
+        EXPECT_LE(split->groups(), split->whole + slots);
+        EXPECT_EQ(split->slot_floats, 16u);
+      }
+    }
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
 // The kernel itself, with plain copies for cp.async (SA_PTX = 0), on the machine's device.
 
 struct Tiles {
@@ -200,43 +300,41 @@ double worstRelativeError(const std::vector<T>& a, const std::vector<T>& b,
   return worst;
 }
 
-class SimtAsyncKernel : public ::testing::TestWithParam<Tiles> {
- protected:
-  // The kernel with the tiles and plain copies, built once per test.
-  void SetUp() override {
-    const Tiles t = GetParam();
-    program_ = clgemm_test::buildKernels(
-        context_, device_,
-        "-D CLGEMM_ONE_KERNEL -D KERNEL_gemm_simt_async -D SA_PTX=0 -D BM=" + std::to_string(t.bm) +
-            " -D BN=" + std::to_string(t.bn) + " -D BK=" + std::to_string(t.bk) +
-            " -D TM=" + std::to_string(t.tm) + " -D TN=" + std::to_string(t.tn) +
-            " -D STAGES=" + std::to_string(t.stages) + " -D A_KM=" + std::to_string(t.akm) +
-            " -D EDGE=" + (t.edge ? "1" : "0") + " -D VEC_N=" + (t.edge == 2 ? "0" : "1"));
-  }
+// The build options of the kernel with the tiles and plain copies (SA_PTX = 0).
+std::string tileOptions(const Tiles& t) {
+  return "-D CLGEMM_ONE_KERNEL -D KERNEL_gemm_simt_async -D SA_PTX=0 -D BM=" +
+         std::to_string(t.bm) + " -D BN=" + std::to_string(t.bn) +
+         " -D BK=" + std::to_string(t.bk) + " -D TM=" + std::to_string(t.tm) +
+         " -D TN=" + std::to_string(t.tn) + " -D STAGES=" + std::to_string(t.stages) +
+         " -D A_KM=" + std::to_string(t.akm) + " -D EDGE=" + (t.edge ? "1" : "0") +
+         " -D VEC_N=" + (t.edge == 2 ? "0" : "1");
+}
 
-  // C = alpha A B + beta C on the device for an M x N x K problem (tile multiples unless EDGE);
-  // returns the worst |C - reference| / (|A| |B| row-column norm bound) over every element.
-  double worstError(int m, int n, int k, float alpha, float beta, unsigned seed) {
-    if (!program_) return std::numeric_limits<double>::infinity();  // the build failure is reported
-    const Tiles t = GetParam();
+// Random A (-1..1), B and C of an M x N x K problem (C NaN where beta = 0: a kernel that read it
+// would show), A and B on the device (A as A^T, K x M, with A_KM), and the kernel's arguments.
+struct KernelInputs {
+  KernelInputs(const cl::Context& context, int m_, int n_, int k_, float beta, int akm,
+               unsigned seed)
+      : m(m_), n(n_), k(k_) {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> value(-1.0f, 1.0f);
-    std::vector<float> a(std::size_t(m) * k), b(std::size_t(k) * n), c(std::size_t(m) * n);
+    auto& [a, b, c] = host;
+    a.resize(std::size_t(m) * k);
+    b.resize(std::size_t(k) * n);
+    c.resize(std::size_t(m) * n);
     for (float& x : a) x = value(rng);
     for (float& x : b) x = value(rng);
-    // beta = 0 must not read C: NaN there would show.
     for (float& x : c) x = beta == 0.0f ? std::numeric_limits<float>::quiet_NaN() : value(rng);
-    // With A_KM the kernel reads A^T, K x M.
     std::vector<float> at(a.size());
     for (int i = 0; i < m; ++i)
       for (int p = 0; p < k; ++p) at[std::size_t(p) * m + i] = a[std::size_t(i) * k + p];
-    cl::Buffer da(context_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, a.size() * sizeof(float),
-                  t.akm ? at.data() : a.data());
-    cl::Buffer db(context_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, b.size() * sizeof(float),
-                  b.data());
-    cl::Buffer dc(context_, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, c.size() * sizeof(float),
-                  c.data());
-    cl::Kernel kernel(*program_, "gemm_simt_async");
+    da = cl::Buffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, a.size() * sizeof(float),
+                    akm ? at.data() : a.data());
+    db = cl::Buffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, b.size() * sizeof(float),
+                    b.data());
+  }
+  // M, N, K, alpha, beta, A, B, C: the arguments every build takes.
+  void setArgs(cl::Kernel& kernel, float alpha, float beta, const cl::Buffer& dc) const {
     kernel.setArg(0, m);
     kernel.setArg(1, n);
     kernel.setArg(2, k);
@@ -245,6 +343,31 @@ class SimtAsyncKernel : public ::testing::TestWithParam<Tiles> {
     kernel.setArg(5, da);
     kernel.setArg(6, db);
     kernel.setArg(7, dc);
+  }
+  int m, n, k;
+  std::array<std::vector<float>, 3> host;  // A (M x K), B, C
+  cl::Buffer da, db;
+};
+
+class SimtAsyncKernel : public ::testing::TestWithParam<Tiles> {
+ protected:
+  // The kernel with the tiles and plain copies, built once per test.
+  void SetUp() override {
+    program_ = clgemm_test::buildKernels(context_, device_, tileOptions(GetParam()));
+  }
+
+  // C = alpha A B + beta C on the device for an M x N x K problem (tile multiples unless EDGE);
+  // returns the worst |C - reference| / (|A| |B| row-column norm bound) over every element.
+  double worstError(int m, int n, int k, float alpha, float beta, unsigned seed) {
+    if (!program_) return std::numeric_limits<double>::infinity();  // the build failure is reported
+    const Tiles t = GetParam();
+    const KernelInputs in(context_, m, n, k, beta, t.akm, seed);
+    const auto& [a, b, c] = in.host;
+    // CL_MEM_COPY_HOST_PTR only reads the host pointer.
+    cl::Buffer dc(context_, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, c.size() * sizeof(float),
+                  const_cast<float*>(c.data()));
+    cl::Kernel kernel(*program_, "gemm_simt_async");
+    in.setArgs(kernel, alpha, beta, dc);
     const std::size_t lx = std::size_t(t.bn / t.tn), ly = std::size_t(t.bm / t.tm);
     const std::size_t blocks_n = std::size_t((n + t.bn - 1) / t.bn),
                       blocks_m = std::size_t((m + t.bm - 1) / t.bm);
@@ -302,6 +425,121 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto& info) { return label(info.param); });
 
 // ------------------------------------------------------------------------------------------------
+// The last round's split along K (SPLIT), the kernel itself as the host launches it: a line of
+// work-groups, the first SK_WHOLE computing whole tiles (in the swizzled order), each later one a
+// part of a tile's K-steps; the last part to count itself in adds every part's sums from the
+// scratch slots, stores C and sets the tile's count back to 0.
+
+struct SplitTiles {
+  Tiles tiles;
+  int steps;  // K-steps; with EDGE K is one short of them (a partial last K-step)
+  int whole;  // SK_WHOLE, of the 2 x 3 blocks' 6 tiles
+  int parts;  // SK_PARTS: work-groups per later tile
+};
+
+std::string splitLabel(const SplitTiles& s) {
+  return label(s.tiles) + "_k" + std::to_string(s.steps) + "_whole" + std::to_string(s.whole) +
+         "_parts" + std::to_string(s.parts);
+}
+
+void PrintTo(const SplitTiles& s, std::ostream* os) { *os << splitLabel(s); }
+
+class SimtAsyncSplitKernel : public ::testing::TestWithParam<SplitTiles> {
+ protected:
+  void SetUp() override {
+    const SplitTiles s = GetParam();
+    program_ = clgemm_test::buildKernels(context_, device_,
+                                         tileOptions(s.tiles) +
+                                             " -D SPLIT=1 -D SK_WHOLE=" + std::to_string(s.whole) +
+                                             " -D SK_PARTS=" + std::to_string(s.parts));
+  }
+
+  // C = alpha A B + beta C over two block rows and three block columns (with EDGE the last of
+  // each moved back, N odd for edge 2), launched twice on the same buffers with C uploaded again
+  // in between: the worst error of either launch. Each launch must leave every count at 0 (what
+  // the next launch starts from) and the second must compute the first's C bit for bit (the parts'
+  // sums are added in their order whichever comes last); a count left over would make the wrong
+  // part the last, and C (NaN where beta = 0) would show it.
+  double worstError(float alpha, float beta, unsigned seed) {
+    if (!program_) return std::numeric_limits<double>::infinity();  // the build failure is reported
+    const SplitTiles s = GetParam();
+    const Tiles t = s.tiles;
+    const int odd = t.edge == 2 ? 1 : 0;
+    const int m = t.edge ? 2 * t.bm - 3 : 2 * t.bm, n = t.edge ? 3 * t.bn - 4 - odd : 3 * t.bn;
+    const int k = t.edge ? s.steps * t.bk - 1 : s.steps * t.bk;
+    const int split_tiles = 6 - s.whole;
+    const KernelInputs in(context_, m, n, k, beta, t.akm, seed);
+    const auto& [a, b, c] = in.host;
+    cl::Buffer dc(context_, CL_MEM_READ_WRITE, c.size() * sizeof(float));
+    // The slots start as NaN: a part's sums read before the part wrote them would show. Both
+    // scratch buffers are copied from the host (oclgrind 21.10's --uninitialized takes memory set
+    // by clEnqueueFillBuffer as unset, and would report the counts).
+    std::vector<float> slots(std::size_t(split_tiles) * s.parts * t.bm * t.bn,
+                             std::numeric_limits<float>::quiet_NaN());
+    std::vector<int> zeros(std::size_t(split_tiles), 0);
+    cl::Buffer partials(context_, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                        slots.size() * sizeof(float), slots.data());
+    cl::Buffer arrivals(context_, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                        zeros.size() * sizeof(int), zeros.data());
+    cl::Kernel kernel(*program_, "gemm_simt_async");
+    in.setArgs(kernel, alpha, beta, dc);
+    kernel.setArg(8, partials);
+    kernel.setArg(9, arrivals);
+    const std::size_t lx = std::size_t(t.bn / t.tn), ly = std::size_t(t.bm / t.tm);
+    const std::size_t groups = std::size_t(s.whole + split_tiles * s.parts);
+    double worst = 0.0;
+    std::vector<float> first;
+    for (const char* launch : {"first launch", "second launch"}) {
+      SCOPED_TRACE(launch);
+      queue_.enqueueWriteBuffer(dc, CL_TRUE, 0, c.size() * sizeof(float), c.data());
+      queue_.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(groups * lx, ly),
+                                  cl::NDRange(lx, ly));
+      std::vector<float> out(c.size());
+      queue_.enqueueReadBuffer(dc, CL_TRUE, 0, out.size() * sizeof(float), out.data());
+      std::vector<int> counts(std::size_t(split_tiles), -1);
+      queue_.enqueueReadBuffer(arrivals, CL_TRUE, 0, counts.size() * sizeof(int), counts.data());
+      EXPECT_EQ(counts, std::vector<int>(std::size_t(split_tiles), 0));
+      worst = std::max(worst, worstRelativeError(a, b, c, out, m, n, k, alpha, beta));
+      if (first.empty()) {
+        first = out;
+        continue;
+      }
+      std::size_t differing = 0;
+      for (std::size_t i = 0; i < out.size(); ++i) differing += out[i] == first[i] ? 0 : 1;
+      EXPECT_EQ(differing, 0u) << "of " << out.size() << " elements differ from the first launch's";
+    }
+    return worst;
+  }
+
+  const clgemm::SelectedDevice device_ = clgemm::selectDevice(std::nullopt, std::nullopt);
+  const cl::Context context_{device_.device};
+  cl::CommandQueue queue_{context_, device_.device};
+  std::optional<cl::Program> program_;
+};
+
+TEST_P(SimtAsyncSplitKernel, EveryElementMatchesTheReferenceAndTheCountsReturnToZero) {
+  EXPECT_LT(worstError(1.5f, 0.5f, 23u), 1e-5);
+  EXPECT_LT(worstError(1.0f, 0.0f, 29u), 1e-5);  // beta = 0: C, NaN, is not read
+}
+
+// With GROUP_M = 8 the swizzled order walks each block column down its two block rows: tiles 4
+// and 5 are the last block column (with EDGE moved back), 5 the last corner. Parts of K-steps
+// that do not divide them (11 = 3 + 4 + 4, 13 = 3 + 3 + 3 + 4, 11 = 2 + 2 + 2 + 2 + 3), fewer
+// than the stages (the ring part filled) and, with EDGE, the partial last K-step in the last part.
+INSTANTIATE_TEST_SUITE_P(
+    Split, SimtAsyncSplitKernel,
+    ::testing::Values(
+        // two split tiles, the last block column, in 3 parts
+        SplitTiles{Tiles{64, 64, 16, 8, 4, 2}, 11, 4, 3},
+        // every tile split, in 2 parts of 6 and 7 K-steps, the last one partial
+        SplitTiles{Tiles{64, 128, 32, 8, 8, 4, 0, 1}, 13, 0, 2},
+        // N odd (B's lines copied four bytes at a time), 4 parts
+        SplitTiles{Tiles{128, 128, 16, 8, 8, 2, 0, 2}, 13, 4, 4},
+        // A^T read by 16-byte copies; 4 split tiles in 5 parts, each shorter than the 5 stages
+        SplitTiles{Tiles{64, 128, 8, 8, 16, 5, 1}, 11, 2, 5}),
+    [](const auto& info) { return splitLabel(info.param); });
+
+// ------------------------------------------------------------------------------------------------
 // The host's choice of A's form (A_KM) and the copies it makes, through the plan the command line
 // and the library run (KernelPlan), with the kernel's plain copies (SA_PTX = 0) on the machine's
 // device: which form each stored shape gets, how many launches, and every element of C.
@@ -315,20 +553,70 @@ struct PlanCase {
   int launches;       // copies and the GEMM
 };
 
-TEST(SimtAsyncPlan, AIsReadTransposedWhereItIsFreeOrFromAtFromAndEdgesBelowPadFrom) {
+// The plan (KernelPlan) of simt-async with 64 x 64 x 8 tiles and plain copies (SA_PTX = 0) on the
+// machine's device, and the operands of the kernel's view of a problem, random, on the device.
+class SimtAsyncPlan : public ::testing::Test {
+ protected:
+  SimtAsyncPlan() { v_.unsupported = nullptr; }  // plain copies (SA_PTX = 0) run anywhere
+
+  // `extra` defines and the tiles.
+  static std::vector<std::string> with(std::vector<std::string> extra) {
+    for (const char* tile : {"BM=64", "BN=64", "BK=8", "TM=8", "TN=4"}) extra.push_back(tile);
+    return extra;
+  }
+
+  clgemm::KernelPlan plan(const clgemm::RowMajorGemm& rm, const std::vector<std::string>& defines) {
+    return clgemm::KernelPlan(v_, clgemm_test::definesOf(v_, defines),
+                              clgemm::PlanTarget{device_.info, device_.device, programs_},
+                              clgemm::Precision::kFp32, rm, "-D SA_PTX=0", nullptr);
+  }
+
+  // The kernel's view: A rm.m x rm.k, B rm.k x rm.n, C rm.m x rm.n, random FP32 values (as
+  // doubles), each uploaded stored as rm says; the plan takes the caller's A and B, so for a
+  // column-major problem (rm.swapped) the kernel's A is the caller's B.
+  struct Operands {
+    std::vector<double> a, b, c0;
+    cl::Buffer ka, kb, c;
+    clgemm::PlanOperands plan() const { return {swapped ? kb : ka, swapped ? ka : kb, c}; }
+    bool swapped = false;
+  };
+  Operands operands(const clgemm::RowMajorGemm& rm, std::mt19937& rng) {
+    std::uniform_real_distribution<double> value(-1.0, 1.0);
+    Operands o;
+    o.a.resize(std::size_t(rm.m) * rm.k);
+    o.b.resize(std::size_t(rm.k) * rm.n);
+    o.c0.resize(std::size_t(rm.m) * rm.n);
+    for (auto* x : {&o.a, &o.b, &o.c0})
+      for (double& e : *x) e = double(float(value(rng)));
+    const auto upload = [&](const std::vector<double>& logical, const clgemm::MatrixStorage& st) {
+      clgemm::HostMatrix h = clgemm::storeMatrix(logical, st, clgemm::Precision::kFp32);
+      return cl::Buffer(context_, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, h.bytes(), h.data());
+    };
+    o.ka = upload(o.a, rm.a);
+    o.kb = upload(o.b, rm.b);
+    o.c = upload(o.c0, rm.c);
+    o.swapped = rm.swapped;
+    return o;
+  }
+
+  // C as the kernel's view stores it, read back.
+  std::vector<double> result(const Operands& o, const clgemm::RowMajorGemm& rm) {
+    clgemm::HostMatrix out(clgemm::Precision::kFp32, rm.c.count());
+    queue_.enqueueReadBuffer(o.c, CL_TRUE, 0, out.bytes(), out.data());
+    return clgemm::gatherMatrix(out, rm.c);
+  }
+
+  clgemm::Variant v_ = registryVariant("simt-async");
+  const clgemm::SelectedDevice device_ = clgemm::selectDevice(std::nullopt, std::nullopt);
+  const cl::Context context_{device_.device};
+  cl::CommandQueue queue_{context_, device_.device};
+  clgemm::ProgramCache programs_{context_, device_.device, clgemm_test::sourceKernels(),
+                                 "kernels.cl"};
+};
+
+TEST_F(SimtAsyncPlan, AIsReadTransposedWhereItIsFreeOrFromAtFromAndEdgesBelowPadFrom) {
   using clgemm::Layout;
   using clgemm::Trans;
-  clgemm::Variant v = registryVariant("simt-async");
-  v.unsupported = nullptr;  // plain copies (SA_PTX = 0) run anywhere
-  const clgemm::SelectedDevice device = clgemm::selectDevice(std::nullopt, std::nullopt);
-  const cl::Context context(device.device);
-  cl::CommandQueue queue(context, device.device);
-  clgemm::ProgramCache programs(context, device.device, clgemm_test::sourceKernels(), "kernels.cl");
-  const std::vector<std::string> tiles = {"BM=64", "BN=64", "BK=8", "TM=8", "TN=4"};
-  const auto with = [&](std::vector<std::string> extra) {
-    extra.insert(extra.end(), tiles.begin(), tiles.end());
-    return extra;
-  };
   const std::vector<PlanCase> cases = {
       // Tile multiples, row-major NN: below AT_FROM as before (no copy); from it a transposing
       // copy.
@@ -366,14 +654,11 @@ TEST(SimtAsyncPlan, AIsReadTransposedWhereItIsFreeOrFromAtFromAndEdgesBelowPadFr
        with({}), false, 1},
   };
   std::mt19937 rng(7);
-  std::uniform_real_distribution<double> value(-1.0, 1.0);
   for (const PlanCase& c : cases) {
     SCOPED_TRACE(c.name);
     const clgemm::GemmStorage stored = clgemm::gemmStorage(c.m, c.n, c.k, c.shape);
     const clgemm::RowMajorGemm rm = clgemm::rowMajorGemm(c.m, c.n, c.k, stored);
-    clgemm::KernelPlan plan(v, clgemm_test::definesOf(v, c.defines),
-                            clgemm::PlanTarget{device.info, device.device, programs},
-                            clgemm::Precision::kFp32, rm, "-D SA_PTX=0", nullptr);
+    clgemm::KernelPlan plan = this->plan(rm, c.defines);
     bool found = false;
     for (const auto& d : plan.derived()) {
       if (d.name != "A_KM") continue;
@@ -382,31 +667,143 @@ TEST(SimtAsyncPlan, AIsReadTransposedWhereItIsFreeOrFromAtFromAndEdgesBelowPadFr
     }
     EXPECT_TRUE(found) << "no A_KM among the derived defines";
 
-    // The kernel's view: A rm.m x rm.k, B rm.k x rm.n, C rm.m x rm.n, each stored as rm says.
-    std::vector<double> a(std::size_t(rm.m) * rm.k), b(std::size_t(rm.k) * rm.n),
-        c0(std::size_t(rm.m) * rm.n);
-    for (auto* x : {&a, &b, &c0})
-      for (double& e : *x) e = double(float(value(rng)));
-    const auto upload = [&](const std::vector<double>& logical, const clgemm::MatrixStorage& st) {
-      clgemm::HostMatrix h = clgemm::storeMatrix(logical, st, clgemm::Precision::kFp32);
-      return cl::Buffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, h.bytes(), h.data());
-    };
-    const cl::Buffer ka = upload(a, rm.a), kb = upload(b, rm.b), dc = upload(c0, rm.c);
-    // The plan takes the caller's A and B; for a column-major problem the kernel's A is B.
-    const clgemm::PlanOperands operands{rm.swapped ? kb : ka, rm.swapped ? ka : kb, dc};
+    const Operands o = operands(rm, rng);
     const float alpha = 1.5f, beta = 0.5f;
     const auto launches =
-        plan.bind(operands, alpha, beta, [&](std::size_t count, const std::string&, bool zeroed) {
-          cl::Buffer buffer(context, CL_MEM_READ_WRITE, std::max<std::size_t>(count, 1) * 4);
-          if (zeroed) queue.enqueueFillBuffer(buffer, 0.0f, 0, std::max<std::size_t>(count, 1) * 4);
+        plan.bind(o.plan(), alpha, beta, [&](std::size_t count, const std::string&, bool zeroed) {
+          cl::Buffer buffer(context_, CL_MEM_READ_WRITE, std::max<std::size_t>(count, 1) * 4);
+          if (zeroed)
+            queue_.enqueueFillBuffer(buffer, 0.0f, 0, std::max<std::size_t>(count, 1) * 4);
           return buffer;
         });
     EXPECT_EQ(int(launches.size()), c.launches);
-    clgemm::enqueueLaunches(queue, launches);
-    clgemm::HostMatrix out(clgemm::Precision::kFp32, rm.c.count());
-    queue.enqueueReadBuffer(dc, CL_TRUE, 0, out.bytes(), out.data());
-    const std::vector<double> got = clgemm::gatherMatrix(out, rm.c);
-    EXPECT_LT(worstRelativeError(a, b, c0, got, rm.m, rm.n, rm.k, alpha, beta), 1e-5);
+    clgemm::enqueueLaunches(queue_, launches);
+    EXPECT_LT(worstRelativeError(o.a, o.b, o.c0, result(o, rm), rm.m, rm.n, rm.k, alpha, beta),
+              1e-5);
+  }
+}
+
+// SPLIT_SLOTS: the places the last round's split is worked out for, which forces a split where
+// the device reports none (pocl: no registers, no occupancy). The plan builds the GEMM again with
+// SPLIT, SK_WHOLE and SK_PARTS (worked out here by hand from the rule, over the problem the GEMM
+// runs: padded where it is), launches the line of work-groups, allocates the parts' slots and the
+// zeroed counts, and leaves the launches as they were; run twice on the same scratch, C right
+// both times and the counts back at 0.
+struct SplitPlanCase {
+  std::string name;
+  int m, n, k;
+  clgemm::GemmShape shape;
+  std::vector<std::string> defines;
+  int blocks_m, blocks_n;  // 64 x 64 blocks of the GEMM's problem
+  int whole, parts;        // SK_WHOLE and SK_PARTS as derived; parts 0: no split
+  int launches;            // copies and the GEMM
+};
+
+TEST_F(SimtAsyncPlan, SplitSlotsSplitTheLastRoundAlongKAndEachLaunchLeavesTheCountsAtZero) {
+  using clgemm::Layout;
+  using clgemm::Trans;
+  const clgemm::GemmShape nn{Layout::kRow, Trans::kN, Trans::kN};
+  const std::vector<SplitPlanCase> cases = {
+      // Edges (EDGE = 1): 3 x 2 blocks, 101 / 8 -> 13 K-steps. 5 places: 1 tile left, 5 parts by
+      // the places, 13 / 4 = 3 by the K-steps.
+      {"NN edge, 5 places", 130, 68, 101, nn, with({"SPLIT_SLOTS=5"}), 3, 2, 5, 3, 1},
+      // N odd (VEC_N = 0), 16 places: all 6 tiles left, 16 / 6 = 2 parts.
+      {"NN edge, N odd, 16 places", 131, 67, 101, nn, with({"SPLIT_SLOTS=16"}), 3, 2, 0, 2, 1},
+      // Padded to 192 x 128 x 104 (A, B, C in, C out copied): 3 x 2 blocks, 13 K-steps; 4
+      // places: 2 tiles left, 4 / 2 = 2 parts.
+      {"NN padded from PAD_FROM, 4 places", 130, 68, 101, nn, with({"PAD_FROM=0", "SPLIT_SLOTS=4"}),
+       3, 2, 4, 2, 5},
+      // Tile multiples: 2 x 3 blocks, 37 K-steps; 40 places: 6 tiles left, 40 / 6 = 6 parts (9 by
+      // the K-steps), none of them dividing 37.
+      {"NN exact, 40 places", 128, 192, 296, nn, with({"SPLIT_SLOTS=40"}), 2, 3, 0, 6, 1},
+      // A stored transposed (read as A^T, A_KM = 1), 4 places: 2 tiles left, 2 parts.
+      {"TN packed, 4 places", 128, 192, 296, clgemm::GemmShape{Layout::kRow, Trans::kT, Trans::kN},
+       with({"SPLIT_SLOTS=4"}), 2, 3, 4, 2, 1},
+      // No split: no tile left over (6 on 3 places), one place (never), 7 K-steps (a part needs
+      // 4).
+      {"NN exact, 3 places", 128, 192, 296, nn, with({"SPLIT_SLOTS=3"}), 2, 3, 0, 0, 1},
+      {"NN exact, SPLIT_SLOTS=1", 128, 192, 296, nn, with({"SPLIT_SLOTS=1"}), 2, 3, 0, 0, 1},
+      {"NN exact, 7 K-steps", 128, 192, 56, nn, with({"SPLIT_SLOTS=5"}), 2, 3, 0, 0, 1},
+  };
+  std::mt19937 rng(11);
+  for (const SplitPlanCase& c : cases) {
+    SCOPED_TRACE(c.name);
+    const clgemm::GemmStorage stored = clgemm::gemmStorage(c.m, c.n, c.k, c.shape);
+    const clgemm::RowMajorGemm rm = clgemm::rowMajorGemm(c.m, c.n, c.k, stored);
+    clgemm::KernelPlan plan = this->plan(rm, c.defines);
+    std::vector<std::string> split_defines;
+    for (const auto& d : plan.derived()) {
+      if (d.name != "SPLIT" && d.name != "SK_WHOLE" && d.name != "SK_PARTS") continue;
+      split_defines.push_back(d.name + "=" + d.value);
+      EXPECT_EQ(d.source, "problem") << d.name;
+    }
+    const int split_tiles = c.blocks_m * c.blocks_n - c.whole;
+    if (c.parts > 0) {
+      EXPECT_EQ(split_defines,
+                (std::vector<std::string>{"SPLIT=1", "SK_WHOLE=" + std::to_string(c.whole),
+                                          "SK_PARTS=" + std::to_string(c.parts)}));
+    } else {
+      EXPECT_EQ(split_defines, std::vector<std::string>{});
+    }
+
+    const Operands o = operands(rm, rng);
+    const clgemm::HostMatrix c_in = clgemm::storeMatrix(o.c0, rm.c, clgemm::Precision::kFp32);
+    // The scratch the plan asks for: NaN unless zeroed (a slot read before a part wrote it would
+    // show), the zeroed ones kept to read back.
+    std::vector<std::pair<std::size_t, bool>> asked;
+    std::vector<std::pair<cl::Buffer, std::size_t>> zeroed_scratch;
+    const auto scratch = [&](std::size_t count, const std::string&, bool zeroed) {
+      const std::size_t bytes = std::max<std::size_t>(count, 1) * 4;
+      cl::Buffer buffer(context_, CL_MEM_READ_WRITE, bytes);
+      if (zeroed) {
+        queue_.enqueueFillBuffer(buffer, 0, 0, bytes);
+        zeroed_scratch.emplace_back(buffer, count);
+      } else {
+        queue_.enqueueFillBuffer(buffer, std::numeric_limits<float>::quiet_NaN(), 0, bytes);
+      }
+      asked.emplace_back(count, zeroed);
+      return buffer;
+    };
+    const float alpha = 1.5f, beta = 0.5f;
+    std::vector<double> first;
+    for (const char* run : {"first run", "second run"}) {
+      SCOPED_TRACE(run);
+      queue_.enqueueWriteBuffer(o.c, CL_TRUE, 0, c_in.bytes(), c_in.data());
+      const auto launches = plan.bind(o.plan(), alpha, beta, scratch);
+      EXPECT_EQ(int(launches.size()), c.launches);
+      // The GEMM: a line of SK_WHOLE + split tiles x SK_PARTS work-groups, or the blocks' grid.
+      for (const auto& l : launches) {
+        if (l.helper) continue;
+        const std::size_t groups = std::size_t(c.whole + split_tiles * c.parts);
+        using Size2 = std::array<std::size_t, 2>;
+        const Size2 grid{std::size_t(c.blocks_n) * 16, std::size_t(c.blocks_m) * 8},
+            line{groups * 16, 8};
+        EXPECT_EQ(l.shape.global, c.parts > 0 ? line : grid);
+        EXPECT_EQ(l.shape.local, (Size2{16, 8}));
+      }
+      clgemm::enqueueLaunches(queue_, launches);
+      const std::vector<double> got = result(o, rm);
+      EXPECT_LT(worstRelativeError(o.a, o.b, o.c0, got, rm.m, rm.n, rm.k, alpha, beta), 1e-5);
+      for (const auto& [buffer, count] : zeroed_scratch) {
+        std::vector<int> counts(count, -1);
+        queue_.enqueueReadBuffer(buffer, CL_TRUE, 0, count * sizeof(int), counts.data());
+        EXPECT_EQ(counts, std::vector<int>(count, 0));
+      }
+      if (first.empty())
+        first = got;
+      else
+        EXPECT_TRUE(got == first) << "the second run's C differs from the first's";
+    }
+    // Allocated once: the parts' slots (64 x 64 floats each) and one count per split tile,
+    // zeroed; nothing zeroed without a split.
+    const auto has = [&](std::size_t count, bool zeroed) {
+      return std::count(asked.begin(), asked.end(), std::pair{count, zeroed}) == 1;
+    };
+    if (c.parts > 0) {
+      EXPECT_TRUE(has(std::size_t(split_tiles) * c.parts * 64 * 64, false));
+      EXPECT_TRUE(has(std::size_t(split_tiles), true));
+    }
+    EXPECT_EQ(zeroed_scratch.size(), c.parts > 0 ? 1u : 0u);
   }
 }
 

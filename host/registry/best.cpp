@@ -147,6 +147,16 @@ bool simtAsyncReadsATransposed(const ResolvedDefines& d, const RowMajorGemm& g) 
   return g.a.transposed || padded || harmonicMeanAtLeast(g.m, g.n, g.k, d.param("AT_FROM"));
 }
 
+// simt-async's split of its last round of tiles along K (splitLastWave): BM x BN blocks of the
+// problem the kernel runs (padded or not), BK-deep K-steps, on `slots` places or SPLIT_SLOTS.
+std::optional<WaveSplit> simtAsyncWaveSplit(const ResolvedDefines& d, int m, int n, int k,
+                                            long long slots) {
+  if (d.param("SPLIT_SLOTS") > 0) slots = d.param("SPLIT_SLOTS");
+  const int bm = d.param("BM"), bn = d.param("BN"), bk = d.param("BK");
+  const long long tiles = 1LL * ((m + bm - 1) / bm) * ((n + bn - 1) / bn);
+  return splitLastWave(tiles, (k + bk - 1) / bk, slots, std::size_t(bm) * std::size_t(bn));
+}
+
 // simt-async: best's FP32 arithmetic on the CUDA cores, fed by cp.async (NVIDIA, compute
 // capability 8.0 and up) STAGES buffers deep; packed problems (A as M x K or, above, K x M), the
 // rest through copy_matrix; sizes that are not tile multiples by edge copies or padding copies.
@@ -184,7 +194,13 @@ Variant simtAsync() {
         SA_PAD_FROM_UNALIGNED_DEFAULT,
         "PAD_FROM where N is not a multiple of 4 (the edge handling then copies B four bytes at "
         "a time)",
-        {0, SA_PAD_FROM_UNALIGNED_DEFAULT}}},
+        {0, SA_PAD_FROM_UNALIGNED_DEFAULT}},
+       {"SPLIT_SLOTS",
+        0,
+        "work-groups the device runs at once, for splitting the last round's tiles along K where "
+        "they leave places idle (0: compute units x the work-groups one holds, where the driver "
+        "reports registers; 1: never split)",
+        {0, 1}}},
       "best",
       "replaces best's register prefetch by asynchronous copies (cp.async: 16 bytes per float4 "
       "of B, and of A where the host hands it over transposed, else 4 per element of A, "
@@ -193,7 +209,7 @@ Variant simtAsync() {
       "k's reads run during this k's FMAs, the next tile's first reads follow the one barrier "
       "per K-step, and the copies refilling a buffer follow those reads; sizes off the tiles by "
       "the last blocks moved back inside C and zeros past K (below PAD_FROM), or padding "
-      "copies");
+      "copies; a last round of tiles that leaves places idle split along K");
   v.fp64 = false;  // the SGEMM: FP32 only
   v.unsupported = [](const DeviceInfo& device) { return withoutNvidiaPtx(device, 8, "cp.async"); };
   v.constraints = [](const ResolvedDefines& d) {
@@ -233,6 +249,7 @@ Variant simtAsync() {
   };
   addTilePadding(v, simtAsyncPadding);
   v.a_k_major = simtAsyncReadsATransposed;
+  v.wave_split = simtAsyncWaveSplit;
   v.problem_defines = [](const ResolvedDefines& d, const RowMajorGemm& g) {
     const auto pad = simtAsyncPadding(d, g.m, g.n, g.k);
     const bool edge = !pad && !isTileMultiple(d, g.m, g.n, g.k);

@@ -1,6 +1,7 @@
 // The building blocks the registry's families share (families.hpp says what each does).
 #include "registry/families.hpp"
 
+#include <algorithm>
 #include <limits>
 
 #include "opencl/device.hpp"
@@ -99,6 +100,17 @@ std::optional<PaddedSizes> paddedToTiles(const ResolvedDefines& d, int m, int n,
 bool harmonicMeanAtLeast(int m, int n, int k, int size) {
   const double mn = double(m) * n, mk = double(m) * k, nk = double(n) * k;
   return 3.0 * mn * k >= double(size) * (mn + mk + nk);
+}
+
+std::optional<WaveSplit> splitLastWave(long long tiles, int k_steps, long long slots,
+                                       std::size_t slot_floats) {
+  if (slots < 2 || tiles <= 0 || k_steps <= 0) return std::nullopt;
+  const long long rest = tiles % slots;
+  if (rest == 0) return std::nullopt;
+  const long long parts =
+      std::min({slots / rest, (long long)kMaxWaveParts, (long long)(k_steps / kMinPartSteps)});
+  if (parts < 2) return std::nullopt;
+  return WaveSplit{int(tiles - rest), int(rest), int(parts), slot_floats};
 }
 
 std::optional<PaddedSizes> tilePadding(const ResolvedDefines& d, int m, int n, int k) {

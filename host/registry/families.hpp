@@ -90,6 +90,18 @@ std::optional<PaddedSizes> exactTilesOrPadded(const ResolvedDefines& d, int m, i
 void addTilePadding(Variant& v, std::optional<PaddedSizes> (*padding)(const ResolvedDefines&, int,
                                                                       int, int) = tilePadding);
 
+// The split of a kernel's last round of work-groups (Variant::wave_split): `tiles` blocks of C,
+// `k_steps` K-steps each, on a device that runs `slots` work-groups at once. Where the last round
+// holds `rest` = tiles % slots tiles and leaves at least half the places idle, each of those
+// tiles is split into parts = slots / rest ranges of K-steps (at most kMaxWaveParts, at least
+// kMinPartSteps K-steps each), so that the round ends after about 1 / parts of a tile instead of
+// a whole one: at 2049^3 on the H100, 264 places and 289 tiles, two rounds become 1.1. Nothing
+// where no split has two parts, or `slots` is 0 (unknown).
+inline constexpr int kMaxWaveParts = 16;  // the last part adds every part's sums: bounded
+inline constexpr int kMinPartSteps = 4;   // a part's pipeline fills and drains once
+std::optional<WaveSplit> splitLastWave(long long tiles, int k_steps, long long slots,
+                                       std::size_t slot_floats);
+
 // Why a kernel written in NVIDIA's inline PTX cannot run on `device`, or nothing where it can: it
 // needs NVIDIA's OpenCL compiler and a GPU of compute capability `min_major`.0 or newer, for
 // `uses` (what the PTX uses, e.g. "TF32 tensor cores").

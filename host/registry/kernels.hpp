@@ -103,6 +103,22 @@ struct PaddedSizes {
   int m, n, k;
 };
 
+// How a GEMM's last, partly filled round of work-groups is split (Variant::wave_split): the
+// first `whole` work-groups compute whole tiles; the `split_tiles` tiles after them are each
+// split along K into `parts` ranges of K-steps, a work-group each, whose sums meet in a scratch
+// slot of `slot_floats` per part.
+struct WaveSplit {
+  int whole = 0;
+  int split_tiles = 0;
+  int parts = 1;
+  std::size_t slot_floats = 0;
+  bool operator==(const WaveSplit& o) const {
+    return whole == o.whole && split_tiles == o.split_tiles && parts == o.parts &&
+           slot_floats == o.slot_floats;
+  }
+  int groups() const { return whole + split_tiles * parts; }
+};
+
 struct Variant {
   std::string name;  // what --kernel takes
   Backend backend;
@@ -186,6 +202,18 @@ struct Variant {
   // tensor map, B as stored (buffer, rows, cols, ld, transposed) and a scratch of ints zeroed when
   // allocated, as many as this returns for the padded N and K (the GEMM's own bookkeeping).
   std::function<std::size_t(const ResolvedDefines&, int n, int k)> gemm_packs_b;
+
+  // Optional (simt-async): where the tiles leave the device's last round of work-groups partly
+  // idle, the split of that round's tiles along K for a device that runs `slots` work-groups at
+  // once (compute units x the work-groups one holds, from the built kernel's registers and local
+  // memory; 0 where the driver does not say); nothing: no split. The plan then builds the GEMM
+  // again with the problem defines SPLIT=1, SK_WHOLE (whole) and SK_PARTS (parts), launches
+  // groups() work-groups along dimension 0, and passes it, after C, a scratch of split_tiles x
+  // parts x slot_floats floats and one of split_tiles ints, zeroed when allocated (the kernel
+  // leaves them zero).
+  std::function<std::optional<WaveSplit>(const ResolvedDefines&, int m, int n, int k,
+                                         long long slots)>
+      wave_split;
 
   // The copy helper (every OpenCL variant: copy_matrix, set by openClVariant) and, optionally,
   // padding copies, for sizes where the GEMM runs faster on tile multiples than with bounds

@@ -95,6 +95,7 @@ KernelPlan::KernelPlan(const Variant& variant, const ResolvedDefines& defines,
   gemm_.kernel = kernelNamed(built, variant, variant.entry, origin_);
   figures_ = kernelFigures(gemm_.kernel, device_, info_, gemm_.shape, variant.entry, built.log);
   checkBuiltKernel(info_, variant, gemm_.shape, figures_);
+  if (variant.wave_split) chooseWaveSplit(variant, defines, target, options, log);
   if (!variant.transpose_b_entry.empty())
     transpose_ = helperLaunch(built, variant, variant.transpose_b_entry, transpose_shape);
   for (const int operand : {0, 1})
@@ -109,6 +110,47 @@ KernelPlan::KernelPlan(const Variant& variant, const ResolvedDefines& defines,
   for (const Copy c : {kAIn, kBIn, kCIn, kCOut})
     if (copy_needed_[c])
       copies_[c] = helperLaunch(built, variant, variant.pad_entry, copyShape(variant, c));
+}
+
+// The split of the last round of tiles (Variant::wave_split) for the places the built kernel has:
+// compute units x the work-groups one holds, where the registers are known (figures_.occupancy).
+// The split's defines change the build, and ptxas may give it more registers (145-156 for 124-144
+// at some tilings on the H100, where NVIDIA's OpenCL takes no register limit): where the split
+// build holds fewer work-groups per compute unit than the plain one, the split is dropped and the
+// plain build kept.
+void KernelPlan::chooseWaveSplit(const Variant& variant, const ResolvedDefines& defines,
+                                 const PlanTarget& target, const std::string& options,
+                                 std::ostream* log) {
+  const PaddedSizes g = gemmSize();
+  const long long slots =
+      figures_.occupancy ? 1LL * info_.compute_units * figures_.occupancy->groups_per_unit : 0;
+  const std::optional<WaveSplit> split = variant.wave_split(defines, g.m, g.n, g.k, slots);
+  if (!split) return;
+  const std::vector<ResolvedDefine> split_defines = {
+      {"SPLIT", "1", "problem"},
+      {"SK_WHOLE", std::to_string(split->whole), "problem"},
+      {"SK_PARTS", std::to_string(split->parts), "problem"}};
+  std::string split_options = options;
+  for (const auto& d : split_defines) split_options += " -D " + d.name + "=" + d.value;
+  const BuiltProgram& built = target.programs.get(split_options);
+  if (log)
+    *log << "clgemm: build log of " << variant.name << " (" << split_options << "):\n"
+         << built.log << "\n";
+  // A line of work-groups: the kernel finds its tile from its group's index.
+  LaunchShape shape = gemm_.shape;
+  shape.global = {std::size_t(split->groups()) * shape.local[0], shape.local[1]};
+  cl::Kernel kernel = kernelNamed(built, variant, variant.entry, origin_);
+  const KernelFigures figures =
+      kernelFigures(kernel, device_, info_, shape, variant.entry, built.log);
+  if (figures.occupancy && figures_.occupancy &&
+      figures.occupancy->groups_per_unit < figures_.occupancy->groups_per_unit)
+    return;
+  checkBuiltKernel(info_, variant, shape, figures);
+  gemm_.kernel = kernel;
+  gemm_.shape = shape;
+  figures_ = figures;
+  split_ = split;
+  derived_.insert(derived_.end(), split_defines.begin(), split_defines.end());
 }
 
 // A helper kernel of the built program, its launch checked against the device.
@@ -212,6 +254,13 @@ void KernelPlan::allocateScratch(const ScratchAllocator& scratch) {
       b_packed_ = scratch(planes(1) * std::size_t(g.n) * std::size_t(g.k), "B packed", false);
     // Ints, as many floats: packing variants are FP32 only.
     if (gemm_packs_b_) pack_state_ = scratch(gemm_packs_b_, "B's packing state", true);
+  }
+  if (split_) {
+    split_sums_ =
+        scratch(std::size_t(split_->split_tiles) * std::size_t(split_->parts) * split_->slot_floats,
+                "the split tiles' parts", false);
+    // Ints, as many floats: simt-async is FP32 only.
+    split_counts_ = scratch(std::size_t(split_->split_tiles), "the split tiles' counts", true);
   }
   if (tensor_map_) {
     // A as the GEMM reads it: the caller's, packed row-major, or its copy (chooseCopies). Encoded
@@ -320,6 +369,10 @@ std::vector<Launch> KernelPlan::bind(const PlanOperands& o, double alpha, double
       k.setArg(12, rm_.b.ld);
       k.setArg(13, rm_.b.transposed ? 1 : 0);
       k.setArg(14, pack_state_);
+    }
+    if (split_) {
+      k.setArg(8, split_sums_);
+      k.setArg(9, split_counts_);
     }
     if (shapes_in_kernel_) {
       // Copies are packed and start at 0: a matrix the kernel reads as stored keeps its leading

@@ -82,6 +82,8 @@ class KernelPlan {
   std::pair<int, int> copySize(Copy c) const;
   LaunchShape copyShape(const Variant& variant, Copy c) const;
   LaunchShape packShape(const Variant& variant, int operand) const;
+  void chooseWaveSplit(const Variant& variant, const ResolvedDefines& defines,
+                       const PlanTarget& target, const std::string& options, std::ostream* log);
   void allocateScratch(const ScratchAllocator& scratch);
   void bindCopies(const PlanOperands& operands);
   void bindPacks(const PlanOperands& operands);
@@ -116,6 +118,8 @@ class KernelPlan {
   std::optional<Launch> tensor_map_;
   std::pair<int, int> a_box_;  // the rows and columns of A each tensor copy moves
   TensorMapBytes a_map_bytes_{};
+  // The last round's split along K (Variant::wave_split), where the GEMM is built with one.
+  std::optional<WaveSplit> split_;
   // Copies: the padded problem, which copies are made, their launches.
   std::optional<PaddedSizes> padded_;
   bool a_k_major_ = false;  // the GEMM reads A^T, K x M (Variant::a_k_major)
@@ -125,6 +129,7 @@ class KernelPlan {
   // operands (null where not needed).
   bool allocated_ = false;
   cl::Buffer bt_, a_copy_, b_copy_, c_copy_, a_packed_, b_packed_, a_map_, pack_state_;
+  cl::Buffer split_sums_, split_counts_;  // the split's slots and its per-tile counts
   KernelFigures figures_;
   std::vector<ResolvedDefine> derived_;
 };
