@@ -24,6 +24,16 @@ cl::Kernel kernelNamed(const BuiltProgram& built, const Variant& variant, const 
 
 bool allocated(const cl::Buffer& b) { return b() != nullptr; }
 
+// The program built with `options` (through the cache), its build log to `log` where given.
+const BuiltProgram& buildLogged(const PlanTarget& target, const Variant& variant,
+                                const std::string& options, std::ostream* log) {
+  const BuiltProgram& built = target.programs.get(options);
+  if (log)
+    *log << "clgemm: build log of " << variant.name << " (" << options << "):\n"
+         << built.log << "\n";
+  return built;
+}
+
 }  // namespace
 
 std::string kernelBuildOptions(const Variant& variant, const ResolvedDefines& defines,
@@ -88,10 +98,7 @@ KernelPlan::KernelPlan(const Variant& variant, const ResolvedDefines& defines,
       checkVariantConfig(info_, variant, defines, packShape(variant, operand), element_bytes);
   const std::string options =
       kernelBuildOptions(variant, defines, precision, rm_, info_, extra_options, &derived_);
-  const BuiltProgram& built = target.programs.get(options);
-  if (log)
-    *log << "clgemm: build log of " << variant.name << " (" << options << "):\n"
-         << built.log << "\n";
+  const BuiltProgram& built = buildLogged(target, variant, options, log);
   gemm_.kernel = kernelNamed(built, variant, variant.entry, origin_);
   figures_ = kernelFigures(gemm_.kernel, device_, info_, gemm_.shape, variant.entry, built.log);
   checkBuiltKernel(info_, variant, gemm_.shape, figures_);
@@ -132,10 +139,7 @@ void KernelPlan::chooseWaveSplit(const Variant& variant, const ResolvedDefines& 
       {"SK_PARTS", std::to_string(split->parts), "problem"}};
   std::string split_options = options;
   for (const auto& d : split_defines) split_options += " -D " + d.name + "=" + d.value;
-  const BuiltProgram& built = target.programs.get(split_options);
-  if (log)
-    *log << "clgemm: build log of " << variant.name << " (" << split_options << "):\n"
-         << built.log << "\n";
+  const BuiltProgram& built = buildLogged(target, variant, split_options, log);
   // A line of work-groups: the kernel finds its tile from its group's index.
   LaunchShape shape = gemm_.shape;
   shape.global = {std::size_t(split->groups()) * shape.local[0], shape.local[1]};
