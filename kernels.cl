@@ -1794,8 +1794,8 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
     sa_fence_gpu();  // the others' sums after their count
     // Not through acc: summed into it (held through the loads of every part), ptxas gave the
     // kernel 150-168 registers instead of 124-144, one work-group per SM fewer. SA_SUM_GROUP
-    // float4s of the tile at a time (a multiple of 4 of them), every part's loads of them in
-    // flight together: about 64 registers of loads whatever the parts.
+    // float4s at a time (1, 2 or 4: each divides the TM * TN / 4 float4s, a multiple of 4), every
+    // part's loads of them in flight together: about 64 registers of loads whatever the parts.
     __global const float* sums = partials + slot0 * (BM * BN) + tid * 4;
 #define SA_SUM_GROUP (SK_PARTS <= 4 ? 4 : SK_PARTS <= 8 ? 2 : 1)
 #pragma unroll 1
