@@ -210,7 +210,7 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void copy_matrix(
     defined(KERNEL_gemm_tc_3xtf32) || defined(KERNEL_gemm_tc_tf32_wg) ||                           \
     defined(KERNEL_gemm_tc_3xtf32_wg) || defined(KERNEL_gemm_tc_tf32_tma) ||                       \
     defined(KERNEL_gemm_tc_tf32_rs) || defined(KERNEL_gemm_tc_tf32_ws) ||                          \
-    defined(KERNEL_gemm_tc_tf32_fused)
+    defined(KERNEL_gemm_tc_tf32_fused) || defined(KERNEL_gemm_tc_3xtf32_ws)
 // x rounded to the nearest TF32 value (ties away from zero), in an FP32 register: what
 // cvt.rna.tf32.f32 computes, but in two integer operations at full rate; the conversion
 // instruction runs at a quarter of it and held tc-3xtf32 to 58 TFLOP/s (docs/performance.md).
@@ -2173,10 +2173,11 @@ gemm_tc_tf32
 // otherwise assumes tc-tf32-wg's defaults. PACK_SPLIT (set for tc-3xtf32-wg) writes B's values x
 // as two TF32 planes, big = tf32(x) and small = tf32(x - big), a tile of each per K-step, and A's
 // unrounded, each tile in the order of the wgmma's register fragments (the kernel splits them).
-#if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_gemm_tc_tf32_wg) ||        \
-    defined(KERNEL_gemm_tc_3xtf32_wg) || defined(KERNEL_gemm_tc_tf32_tma) || \
-    defined(KERNEL_gemm_tc_tf32_rs) || defined(KERNEL_gemm_tc_tf32_ws) ||    \
-    defined(KERNEL_gemm_tc_tf32_fused) || defined(KERNEL_pack_operand)
+#if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_gemm_tc_tf32_wg) ||          \
+    defined(KERNEL_gemm_tc_3xtf32_wg) || defined(KERNEL_gemm_tc_tf32_tma) ||   \
+    defined(KERNEL_gemm_tc_tf32_rs) || defined(KERNEL_gemm_tc_tf32_ws) ||      \
+    defined(KERNEL_gemm_tc_tf32_fused) || defined(KERNEL_gemm_tc_3xtf32_ws) || \
+    defined(KERNEL_pack_operand)
 #if defined(BM) && defined(BN) && defined(BK)
 #define PACK_BM BM
 #define PACK_BN BN
@@ -2187,7 +2188,7 @@ gemm_tc_tf32
 #define PACK_BK 32
 #endif
 #ifndef PACK_SPLIT
-#ifdef KERNEL_gemm_tc_3xtf32_wg
+#if defined(KERNEL_gemm_tc_3xtf32_wg) || defined(KERNEL_gemm_tc_3xtf32_ws)
 #define PACK_SPLIT 1
 #else
 #define PACK_SPLIT 0
@@ -2368,8 +2369,8 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
 //
 // NVIDIA's OpenCL compiler emits PTX for sm_90, where wgmma does not assemble; each wgmma
 // instruction is therefore written behind the `//@arch-specific ` comment, and the host rebuilds
-// the PTX without the comments for sm_90a (host/opencl/ptx_arch.hpp). Built any other way, the kernel
-// multiplies nothing, and verification says so.
+// the PTX without the comments for sm_90a (host/opencl/ptx_arch.hpp). Built any other way, the
+// kernel multiplies nothing, and verification says so.
 //
 // The operands come packed: TF32 wgmma reads both k-major, and a bulk copy moves one contiguous
 // range (cp.async, its predecessor, already lost half its throughput on row pieces of BK floats,
@@ -2438,7 +2439,17 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
 // pinned where it is read (wg_pin_a): NVIDIA's compiler otherwise sinks the rounding past the
 // ring's wait to the wgmma, and ptxas serialises the loop (C7513; 18% slower on the H200,
 // docs/performance.md).
-#if defined(KERNEL_gemm_tc_tf32_wg) || defined(KERNEL_gemm_tc_tf32_tma) || defined(KERNEL_gemm_tc_tf32_rs) || defined(KERNEL_gemm_tc_tf32_ws) || defined(KERNEL_gemm_tc_tf32_fused) || defined(KERNEL_gemm_tc_3xtf32_wg)
+//
+// tc-3xtf32-ws (WG_3X with WG_WS, below): tc-3xtf32-wg's arithmetic in tc-tf32-ws's pipeline. A
+// comes by its tensor map, unsplit, and each work-item splits its fragment into big and small
+// parts in registers (wg_a_parts), so only B is packed (two planes). Two warpgroups share each
+// tile of B: blocks of 128 x 128, whose sums and FP32 totals take 128 registers per work-item
+// (256 columns would take them all), where tc-3xtf32-wg's one warpgroup of 64 x 128 reads B's
+// planes alone and meets the others at a barrier per K-step.
+#if defined(KERNEL_gemm_tc_tf32_wg) || defined(KERNEL_gemm_tc_tf32_tma) ||     \
+    defined(KERNEL_gemm_tc_tf32_rs) || defined(KERNEL_gemm_tc_tf32_ws) ||      \
+    defined(KERNEL_gemm_tc_tf32_fused) || defined(KERNEL_gemm_tc_3xtf32_wg) || \
+    defined(KERNEL_gemm_tc_3xtf32_ws)
 #ifndef BM
 #ifdef KERNEL_gemm_tc_3xtf32_wg
 #define BM 64  // one warpgroup: its sums and totals take 128 registers per work-item at BN 128
@@ -2447,7 +2458,7 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
 #endif
 #endif
 #ifndef BN
-#ifdef KERNEL_gemm_tc_3xtf32_wg
+#if defined(KERNEL_gemm_tc_3xtf32_wg) || defined(KERNEL_gemm_tc_3xtf32_ws)
 #define BN 128  // columns of C per work-group: 64 or 128 (the wgmma's N)
 #else
 #define BN 256  // columns of C per work-group: 64, 128 or 256 (the wgmma's N)
@@ -2461,7 +2472,7 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
 #endif
 #endif
 #ifndef STAGES
-#ifdef KERNEL_gemm_tc_3xtf32_wg
+#if defined(KERNEL_gemm_tc_3xtf32_wg) || defined(KERNEL_gemm_tc_3xtf32_ws)
 #define STAGES 4  // local buffers: 2 to 8 (STAGES - 1 K-steps in flight)
 #else
 #define STAGES 3  // 147 KiB of local memory at 128 x 256, BK 32: one work-group per multiprocessor
@@ -2471,29 +2482,35 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
 #define GROUP_M 16  // block rows per band of the swizzled work-group order
 #endif
 #ifndef CHUNK
+#ifdef KERNEL_gemm_tc_3xtf32_ws
+#define CHUNK 2  // K-steps the tensor cores sum before the FP32 totals take them (64 k at BK 32)
+#else
 #define CHUNK 8  // tc-3xtf32-wg: K-steps the tensor cores sum before the FP32 totals take them
+#endif
 #endif
 #ifndef TOTALS_MEM
 #define TOTALS_MEM 0  // tc-3xtf32-wg: the FP32 totals in registers (0) or private memory (1)
 #endif
-#ifdef KERNEL_gemm_tc_3xtf32_wg
+#if defined(KERNEL_gemm_tc_3xtf32_wg) || defined(KERNEL_gemm_tc_3xtf32_ws)
 #define WG_3X 1
 #else
 #define WG_3X 0
 #endif
-#if defined(KERNEL_gemm_tc_tf32_tma) || defined(KERNEL_gemm_tc_tf32_rs) || \
-    defined(KERNEL_gemm_tc_tf32_ws) || defined(KERNEL_gemm_tc_tf32_fused)
+#if defined(KERNEL_gemm_tc_tf32_tma) || defined(KERNEL_gemm_tc_tf32_rs) ||   \
+    defined(KERNEL_gemm_tc_tf32_ws) || defined(KERNEL_gemm_tc_tf32_fused) || \
+    defined(KERNEL_gemm_tc_3xtf32_ws)
 #define WG_TMA_A 1
 #else
 #define WG_TMA_A 0
 #endif
 #if defined(KERNEL_gemm_tc_tf32_rs) || defined(KERNEL_gemm_tc_tf32_ws) || \
-    defined(KERNEL_gemm_tc_tf32_fused)
+    defined(KERNEL_gemm_tc_tf32_fused) || defined(KERNEL_gemm_tc_3xtf32_ws)
 #define WG_RS_A 1
 #else
 #define WG_RS_A 0
 #endif
-#if defined(KERNEL_gemm_tc_tf32_ws) || defined(KERNEL_gemm_tc_tf32_fused)
+#if defined(KERNEL_gemm_tc_tf32_ws) || defined(KERNEL_gemm_tc_tf32_fused) || \
+    defined(KERNEL_gemm_tc_3xtf32_ws)
 #define WG_WS 1
 #else
 #define WG_WS 0
@@ -2771,17 +2788,40 @@ inline void wg_store_c(__global float* C, const int N, const int row0, const int
 // the block, wg_mma_ra's order), rounded to TF32, from a tile the tensor copies swizzled with 128
 // bytes (BK 32): float (row, k) at row BK + ((k/4) ^ (row % 8)) 4 + k % 4. Rows r and r + 8 share
 // r % 8 = g, so a warp's 32 reads of one value fall in 32 different banks.
+inline float4 wg_a_values(__local const float* tile, const int r, const int g, const int t,
+                          const int s) {
+  const int c0 = 4 * ((2 * s) ^ g) + t, c1 = 4 * ((2 * s + 1) ^ g) + t;
+  return (float4)(tile[r * BK + c0], tile[(r + 8) * BK + c0], tile[r * BK + c1],
+                  tile[(r + 8) * BK + c1]);
+}
 inline uint4 wg_a_fragment(__local const float* tile, const int r, const int g, const int t,
                            const int s) {
-  const int c0 = 4 * ((2 * s) ^ g) + t, c1 = 4 * ((2 * s + 1) ^ g) + t;
-  uint4 a = (uint4)(tc_tf32(tile[r * BK + c0]), tc_tf32(tile[(r + 8) * BK + c0]),
-                    tc_tf32(tile[r * BK + c1]), tc_tf32(tile[(r + 8) * BK + c1]));
+  uint4 a = as_uint4(tc_tf32_4(wg_a_values(tile, r, g, t, s)));
   wg_pin_a(&a);
   return a;
 }
 #endif
 
-#if !WG_3X
+#if WG_3X
+// The big parts of four values, and the small ones: x - big is exact, and rounded to TF32 too.
+inline uint4 wg_big(const float4 x) { return as_uint4(tc_tf32_4(x)); }
+inline uint4 wg_small(const float4 x, const uint4 big) {
+  return as_uint4(tc_tf32_4(x - as_float4(big)));
+}
+#endif
+#if WG_3X && WG_RS_A
+// tc-3xtf32-ws: the fragment's two parts, pinned where they are read, as wg_a_fragment's.
+inline void wg_a_parts(__local const float* tile, const int r, const int g, const int t,
+                       const int s, uint4* big, uint4* small) {
+  const float4 x = wg_a_values(tile, r, g, t, s);
+  *big = wg_big(x);
+  *small = wg_small(x, *big);
+  wg_pin_a(big);
+  wg_pin_a(small);
+}
+#endif
+
+#if !WG_3X || WG_WS
 #if WG_WS
 // tc-tf32-ws: tc-tf32-rs's loop, warp-specialised (CUTLASS's Hopper kernels, cuBLAS's TF32
 // kernel): a producer warp issues the copies (A by its tensor map, B's packed tile) into a ring
@@ -2813,6 +2853,19 @@ inline uint4 wg_a_fragment(__local const float* tile, const int r, const int g, 
 // the producer after it has read one.
 #define WG_WS_WARPS (4 * (BM / 64))  // the warpgroups' warps; then the copying warpgroup
 #define WG_FUSED_PACKERS 3
+// Registers per work-item after setmaxnreg at BM 128, where ptxas gives each of the 384 168 (its
+// total, 384 x 168, is what the two counts share out): tc-tf32-fused's packers need 104;
+// tc-3xtf32-ws's copying warpgroup only copies, and its warpgroups need the most for two sets of
+// BN / 2 floats (sums and totals), so 40 and 232 (CUTLASS's split for a producer warpgroup).
+#if WG_3X
+#define WG_WS_GIVER_REGS 40
+#define WG_WS_TAKER_REGS 232
+#else
+#define WG_WS_GIVER_REGS 104
+#define WG_WS_TAKER_REGS 200
+#endif
+#define WG_STR2(n) #n
+#define WG_STR(n) WG_STR2(n)
 
 #if WG_FUSED
 // Warp-wide value of lane 0 (the packer's chunk number).
@@ -2940,6 +2993,11 @@ __kernel __attribute__((reqd_work_group_size(32, WG_WS_WARPS + 4, 1))) void gemm
     __global const float* restrict A, __global float* restrict B, __global float* C,
     __global const ulong* a_map, __global const float* restrict b_stored, const int b_rows,
     const int b_cols, const int b_ld, const int b_transposed, __global int* state) {
+#elif WG_3X
+__kernel __attribute__((reqd_work_group_size(32, WG_WS_WARPS + 4, 1))) void gemm_tc_3xtf32_ws(
+    const int M, const int N, const int K, const float alpha, const float beta,
+    __global const float* restrict A, __global const float* restrict B, __global float* C,
+    __global const ulong* a_map) {
 #else
 __kernel __attribute__((reqd_work_group_size(32, WG_WS_WARPS + 4, 1))) void gemm_tc_tf32_ws(
     const int M, const int N, const int K, const float alpha, const float beta,
@@ -2980,8 +3038,62 @@ __kernel __attribute__((reqd_work_group_size(32, WG_WS_WARPS + 4, 1))) void gemm
 
   if (warp < WG_WS_WARPS) {
 #if BM == 128
-    asm volatile("//@arch-specific setmaxnreg.inc.sync.aligned.u32 200;\n" ::: "memory");
+    asm volatile(
+        "//@arch-specific setmaxnreg.inc.sync.aligned.u32 " WG_STR(WG_WS_TAKER_REGS) ";\n" ::
+            : "memory");
 #endif
+#if WG_3X
+    // tc-3xtf32-ws's consumers: the loop below with three wgmmas per 8-k block, their A parts
+    // split from the fragment (wg_a_parts), and tc-3xtf32-wg's chunks: the tensor cores sum
+    // CHUNK K-steps in `acc`, which then joins the FP32 totals with rounded adds, and the next
+    // wgmma starts a fresh sum. Joining waits for every wgmma in flight; the two warpgroups join
+    // half a chunk apart, so that one keeps the tensor cores busy while the other waits.
+    float acc[BN / 2], total[BN / 2];
+    _Pragma("unroll") for (int i = 0; i < BN / 2; ++i) {
+      acc[i] = 0.0f;
+      total[i] = 0.0f;
+    }
+    const int g = lane / 4, t = lane % 4;
+    const int r = wg_group() * 64 + 16 * (wg_item() / 32) + g;  // rows r and r + 8
+    const int phase = wg_group() * (CHUNK / 2);
+    uint4 big[BK / 8], small[BK / 8];
+    wg_a_parts(As[wg_ring_wait(full, 0)], r, g, t, 0, &big[0], &small[0]);
+    for (int step = 0; step < tiles; ++step) {
+      const int buf = step % STAGES;
+      const int fresh = step > 0 && (step + phase) % CHUNK == 0;  // a chunk starts
+      _Pragma("unroll") for (int s = 0; s < BK / 8; ++s) {
+        if (s + 1 < BK / 8) {
+          wg_a_parts(As[buf], r, g, t, s + 1, &big[s + 1], &small[s + 1]);
+        } else if (step + 1 < tiles) {
+          wg_a_parts(As[wg_ring_wait(full, step + 1)], r, g, t, 0, &big[0], &small[0]);
+        }
+        if (s == 0 && fresh) {
+          wg_wait_all();
+          _Pragma("unroll") for (int i = 0; i < BN / 2; ++i) {
+            wg_pin(&acc[i]);
+            total[i] += acc[i];
+          }
+        }
+        wg_fence();
+        const ulong b_big = wg_descriptor(&Bs[buf][8 * s * BN], BN * 16, 128);
+        const ulong b_small = wg_descriptor(&Bs[buf][BN * BK + 8 * s * BN], BN * 16, 128);
+        // The small terms first, into a fresh sum where a chunk starts.
+        WG_MMA_RA(BN)(acc, small[s], b_big, s > 0 || !fresh);
+        WG_MMA_RA(BN)(acc, big[s], b_small, 1);
+        WG_MMA_RA(BN)(acc, big[s], b_big, 1);
+        wg_commit();
+        wg_wait_all_but_two();
+        if (s == 1 && step >= 1 && lane == 0) wg_mbar_arrive(&empty[(step - 1) % STAGES]);
+      }
+    }
+    wg_wait_all();
+    _Pragma("unroll") for (int i = 0; i < BN / 2; ++i) {
+      wg_pin(&acc[i]);
+      acc[i] += total[i];
+    }
+    wg_store_c(C, N, block.x * BM, block.y * BN, alpha, beta, acc);
+    return;
+#else
     // The consumers: tc-tf32-rs's loop, the refill replaced by an arrival on the buffer's empty
     // mbarrier once the warp's wgmmas of step - 1 are done.
     float acc[BN / 2];
@@ -3010,9 +3122,11 @@ __kernel __attribute__((reqd_work_group_size(32, WG_WS_WARPS + 4, 1))) void gemm
     _Pragma("unroll") for (int i = 0; i < BN / 2; ++i) wg_pin(&acc[i]);
     wg_store_c(C, N, block.x * BM, block.y * BN, alpha, beta, acc);
     return;
+#endif  // WG_3X
   }
 #if BM == 128
-  asm volatile("//@arch-specific setmaxnreg.dec.sync.aligned.u32 104;\n" ::: "memory");
+  asm volatile("//@arch-specific setmaxnreg.dec.sync.aligned.u32 " WG_STR(WG_WS_GIVER_REGS) ";\n" ::
+                   : "memory");
 #endif
   if (warp == WG_WS_WARPS) {
     // The producer.
@@ -3062,6 +3176,10 @@ __kernel __attribute__((reqd_work_group_size(32, WG_WS_WARPS + 4, 1))) void gemm
 }
 #undef WG_WS_WARPS
 #undef WG_FUSED_PACKERS
+#undef WG_WS_GIVER_REGS
+#undef WG_WS_TAKER_REGS
+#undef WG_STR2
+#undef WG_STR
 #else
 // tc-tf32-wg, and tc-tf32-tma and tc-tf32-rs, which take A's tensor map as one more argument.
 #if WG_TMA_A
@@ -3176,12 +3294,6 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void set_tensor_map_addr
 #endif
 
 #else
-
-// The big parts of four values, and the small ones: x - big is exact, and rounded to TF32 too.
-inline uint4 wg_big(const float4 x) { return as_uint4(tc_tf32_4(x)); }
-inline uint4 wg_small(const float4 x, const uint4 big) {
-  return as_uint4(tc_tf32_4(x - as_float4(big)));
-}
 
 __kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_3xtf32_wg(
     const int M, const int N, const int K, const float alpha, const float beta,

@@ -96,11 +96,11 @@ TEST(TensorCoresUnsupportedOn, AmpereAndHopperRunThem) {
   }
 }
 
-// The wgmma of tc-tf32-wg and its successors and tc-3xtf32-wg exists on compute capability 9.0
-// only: not on Ampere, nor on what follows.
+// The wgmma of tc-tf32-wg and its successors and tc-3xtf32-wg and -ws exists on compute
+// capability 9.0 only: not on Ampere, nor on what follows.
 TEST(TensorCoresUnsupportedOn, WarpgroupMmaNeedsHopperAndSaysSo) {
-  for (const char* name :
-       {"tc-tf32-wg", "tc-tf32-tma", "tc-tf32-rs", "tc-tf32-ws", "tc-tf32-fused", "tc-3xtf32-wg"}) {
+  for (const char* name : {"tc-tf32-wg", "tc-tf32-tma", "tc-tf32-rs", "tc-tf32-ws", "tc-tf32-fused",
+                           "tc-3xtf32-wg", "tc-3xtf32-ws"}) {
     SCOPED_TRACE(name);
     const auto& wg = registryVariant(name);
     EXPECT_EQ(clgemm::unsupportedOn(wg, nvidiaGpu(9, 0)), std::nullopt);
@@ -451,6 +451,43 @@ TEST(TensorCoresConstraints, WarpSpecialisedKernelsAddACopyingWarpgroup) {
   EXPECT_EQ(fused.gemm_packs_b(definesOf(fused, {"BN=128"}), 4096, 8192), 3u + 32 * 256);
 }
 
+// tc-3xtf32-ws: tc-3xtf32-wg's arithmetic (B in two planes, CHUNK) in tc-tf32-ws's pipeline (A by
+// its tensor map into registers, BK 32, a copying warpgroup), with two warpgroups by default and
+// the totals always in registers (no TOTALS_MEM), so at most 128 columns.
+TEST(TensorCoresConstraints, ThreeTf32WsSplitsInTheWarpSpecialisedPipeline) {
+  const auto& x3 = registryVariant("tc-3xtf32-ws");
+  const auto& ws = registryVariant("tc-tf32-ws");
+  const auto d = definesOf(x3, {});
+  EXPECT_EQ(violations("tc-3xtf32-ws", {}), std::nullopt);
+  EXPECT_EQ(d.param("BM"), 128);
+  EXPECT_EQ(d.param("BN"), 128);
+  EXPECT_EQ(d.param("BK"), 32);
+  EXPECT_EQ(d.param("STAGES"), 4);
+  EXPECT_EQ(d.param("CHUNK"), 2);
+  for (const auto& p : x3.params) EXPECT_NE(p.name, "TOTALS_MEM");
+  EXPECT_EQ(x3.arithmetic, clgemm::Arithmetic::k3xTf32);
+  EXPECT_EQ(x3.builds_on, "tc-3xtf32-wg");
+  EXPECT_EQ(x3.pack_planes, (std::array<int, 2>{0, 2}));
+  EXPECT_EQ(x3.tensor_map_entry, ws.tensor_map_entry);
+  EXPECT_FALSE(x3.gemm_packs_b);
+  // Per buffer: A's tile, B's two planes, a full and an empty mbarrier.
+  EXPECT_EQ(x3.local_mem_bytes(d), 4u * 32 * 4 * (128 + 2 * 128) + 4 * 8 + 4 * 8);
+  EXPECT_EQ(x3.shape(d, 4096, 4096).local[1], 12u);
+  EXPECT_EQ(x3.shape(d, 4096, 4096).global[0], 4096u / 128 * 32);
+  EXPECT_EQ(x3.shape(definesOf(x3, {"BM=64"}), 4096, 4096).local[1], 8u);
+  const auto expectRefused = [](const std::vector<std::string>& args, const std::string& what) {
+    const std::string why = refused("tc-3xtf32-ws", args);
+    EXPECT_NE(why.find(what), std::string::npos) << why;
+  };
+  expectRefused({"BN=256"}, "BN=256 must be 64 or 128");
+  expectRefused({"BK=16"}, "BK=16 must be 32");
+  expectRefused({"BM=256"}, "BM=256 must be 64 or 128");
+  expectRefused({"CHUNK=0"}, "CHUNK");
+  // B's two planes must fit the 32-bit indices, as tc-3xtf32-wg's.
+  EXPECT_THROW(x3.problem_defines(d, packed(128, 32768, 32768)), clgemm::UsageError);
+  EXPECT_NO_THROW(x3.problem_defines(d, packed(32768, 128, 32768)));
+}
+
 TEST(TensorCoresConstraints, LocalMemoryOfTheDefaults) {
   for (const auto& name : kTensorCore) {
     const auto& v = registryVariant(name);
@@ -483,11 +520,19 @@ TEST(TensorCoresKernelsCl, TheirSectionIsCompiledOnlyWhenNamed) {
 
 TEST(TensorCoresKernelsCl, TheWarpgroupSectionMasksEveryWgmmaInstruction) {
   const std::string text = clgemm_test::sourceKernels();
-  EXPECT_NE(
-      text.find("\n#if defined(KERNEL_gemm_tc_tf32_wg) || defined(KERNEL_gemm_tc_tf32_tma) || "
-                "defined(KERNEL_gemm_tc_tf32_rs) || defined(KERNEL_gemm_tc_tf32_ws) || "
-                "defined(KERNEL_gemm_tc_tf32_fused) || defined(KERNEL_gemm_tc_3xtf32_wg)\n"),
-      std::string::npos);
+  // The section's guard (continued over lines ending in a backslash) names every wgmma kernel.
+  const std::size_t guard = text.find("\n#if defined(KERNEL_gemm_tc_tf32_wg) || ");
+  ASSERT_NE(guard, std::string::npos);
+  std::size_t guard_end = guard + 1;
+  while (text.compare(text.find('\n', guard_end) - 1, 1, "\\") == 0)
+    guard_end = text.find('\n', guard_end) + 1;
+  const std::string guard_text = text.substr(guard, text.find('\n', guard_end) - guard);
+  for (const char* entry :
+       {"gemm_tc_tf32_wg", "gemm_tc_tf32_tma", "gemm_tc_tf32_rs", "gemm_tc_tf32_ws",
+        "gemm_tc_tf32_fused", "gemm_tc_3xtf32_wg", "gemm_tc_3xtf32_ws"})
+    EXPECT_NE(guard_text.find(std::string("defined(KERNEL_") + entry + ")"), std::string::npos)
+        << entry << " missing from\n"
+        << guard_text;
   // Every wgmma instruction behind the marker (the first build targets sm_90, where they would
   // not assemble), and at least the ones the pipeline needs.
   std::size_t masked = 0;

@@ -1,6 +1,7 @@
 // The tensor-core kernels (NVIDIA only, inline PTX): tc-tf32 and tc-3xtf32 on mma.sync, and
-// tc-tf32-wg, its successors (tc-tf32-tma, -rs, -ws, -fused) and tc-3xtf32-wg on Hopper's
-// warpgroup MMA.
+// tc-tf32-wg, its successors (tc-tf32-tma, -rs, -ws, -fused), tc-3xtf32-wg and tc-3xtf32-ws on
+// Hopper's warpgroup MMA.
+#include <algorithm>
 #include <limits>
 #include <string>
 #include <utility>
@@ -133,8 +134,8 @@ std::optional<std::string> withoutWarpgroupMma(const DeviceInfo& device) {
 // same ring of local buffers that bulk copies fill. tc-3xtf32-wg (`split`) packs B as two planes,
 // big and small parts, and A unsplit, which its work-items split in registers; it also has CHUNK
 // and TOTALS_MEM (`extra`): how many K-steps the tensor cores sum before the FP32 totals take the
-// sums, and where those totals live. tc-tf32-tma (`a_by_tensor_copy`) packs B only and reads A
-// through a tensor map.
+// sums, and where those totals live (tc-3xtf32-ws keeps them in registers and has no TOTALS_MEM).
+// tc-tf32-tma (`a_by_tensor_copy`) packs B only and reads A through a tensor map.
 Variant warpgroupFamily(std::string name, std::string entry, Arithmetic arithmetic, bool split,
                         std::vector<Param> extra, std::string summary, std::string builds_on,
                         std::string adds, bool a_by_tensor_copy = false) {
@@ -154,16 +155,18 @@ Variant warpgroupFamily(std::string name, std::string entry, Arithmetic arithmet
        {2, 3, 4, 5, 6}},
       {"GROUP_M", 16, "block rows per band of the swizzled work-group order", {8, 16}}};
   params.insert(params.end(), extra.begin(), extra.end());
+  const bool totals_mem = std::any_of(extra.begin(), extra.end(),
+                                      [](const Param& p) { return p.name == "TOTALS_MEM"; });
   Variant v = openClVariant(std::move(name), std::move(entry), std::move(summary),
                             std::move(params), std::move(builds_on), std::move(adds));
   v.arithmetic = arithmetic;
   v.fp64 = false;  // TF32 tensor cores: single precision only
   v.unsupported = withoutWarpgroupMma;
-  v.constraints = [split, a_by_tensor_copy](const ResolvedDefines& d) {
+  v.constraints = [split, a_by_tensor_copy, totals_mem](const ResolvedDefines& d) {
     std::vector<std::string> errors;
     requireAtLeast(errors, d, {"BM", "BN", "BK", "STAGES", "GROUP_M"}, 1);
-    if (split) {
-      requireAtLeast(errors, d, {"CHUNK"}, 1);
+    if (split) requireAtLeast(errors, d, {"CHUNK"}, 1);
+    if (totals_mem) {
       if (d.param("TOTALS_MEM") != 0 && d.param("TOTALS_MEM") != 1)
         errors.push_back("TOTALS_MEM=" + std::to_string(d.param("TOTALS_MEM")) +
                          " must be 0 (registers) or 1 (private memory)");
@@ -292,20 +295,10 @@ Variant tcTf32Tma() {
       true);
 }
 
-Variant tcTf32Rs() {
-  Variant v = warpgroupFamily(
-      "tc-tf32-rs", "gemm_tc_tf32_rs", Arithmetic::kTf32, false, {},
-      "NVIDIA Hopper tensor cores as tc-tf32-tma, A's fragments read from local memory into "
-      "registers and rounded to TF32 there (wgmma with A from registers), so A and B are rounded "
-      "as in tc-tf32-wg with one packing pass, B's",
-      "tc-tf32-tma",
-      "rounds A on chip instead of letting the tensor cores truncate it: each work-item loads its "
-      "wgmma fragment of the next 8-k block from the swizzled tile while the wgmmas of the two "
-      "blocks before it run (wgmma.wait_group 2, CUTLASS's Hopper loop for an A in registers), "
-      "rounds it with two integer operations per value, and issues the wgmma from registers",
-      true);
-  // Four register slices per K-step: with two blocks' wgmmas in flight, the slice loaded next
-  // must be none of theirs, which takes four blocks of 8 k.
+// A kernel of the family whose work-items read A's fragments from the tensor copies' tile into
+// registers (tc-tf32-rs, tc-3xtf32-ws). Four register slices per K-step: with two blocks' wgmmas
+// in flight, the slice loaded next must be none of theirs, which takes four blocks of 8 k.
+Variant withRegisterA(Variant v) {
   const auto family = v.constraints;
   v.constraints = [family](const ResolvedDefines& d) {
     std::vector<std::string> errors = family(d);
@@ -316,6 +309,20 @@ Variant tcTf32Rs() {
     return errors;
   };
   return v;
+}
+
+Variant tcTf32Rs() {
+  return withRegisterA(warpgroupFamily(
+      "tc-tf32-rs", "gemm_tc_tf32_rs", Arithmetic::kTf32, false, {},
+      "NVIDIA Hopper tensor cores as tc-tf32-tma, A's fragments read from local memory into "
+      "registers and rounded to TF32 there (wgmma with A from registers), so A and B are rounded "
+      "as in tc-tf32-wg with one packing pass, B's",
+      "tc-tf32-tma",
+      "rounds A on chip instead of letting the tensor cores truncate it: each work-item loads its "
+      "wgmma fragment of the next 8-k block from the swizzled tile while the wgmmas of the two "
+      "blocks before it run (wgmma.wait_group 2, CUTLASS's Hopper loop for an A in registers), "
+      "rounds it with two integer operations per value, and issues the wgmma from registers",
+      true));
 }
 
 // A kernel built on `base`: its parameters, limits and helpers, under its own name and entry.
@@ -329,16 +336,9 @@ Variant successorOf(Variant base, std::string name, std::string entry, std::stri
   return base;
 }
 
-Variant tcTf32Ws() {
-  Variant v = successorOf(
-      tcTf32Rs(), "tc-tf32-ws", "gemm_tc_tf32_ws",
-      "NVIDIA Hopper tensor cores as tc-tf32-rs, warp-specialised: a producer warp issues the "
-      "copies into a ring of full/empty mbarrier pairs, the warpgroups only multiply",
-      "splits the copying from the multiplying (CUTLASS's Hopper kernels): a producer warp waits "
-      "for a free buffer and copies the next K-step into it, and each consumer warp frees a buffer "
-      "by an mbarrier arrival, where tc-tf32-rs's warpgroups met at a barrier per K-step for one "
-      "work-item to refill it; setmaxnreg hands the copying warpgroup's registers to the "
-      "multiplying ones");
+// A register-A kernel warp-specialised (tc-tf32-ws, -fused, tc-3xtf32-ws): one or two warpgroups
+// beside a copying one, and a second mbarrier per buffer.
+Variant warpSpecialised(Variant v) {
   const auto rs = v.constraints;
   v.constraints = [rs](const ResolvedDefines& d) {
     std::vector<std::string> errors = rs(d);
@@ -359,6 +359,18 @@ Variant tcTf32Ws() {
     return rs_local(d, element) + std::size_t(d.param("STAGES")) * 8;
   };
   return v;
+}
+
+Variant tcTf32Ws() {
+  return warpSpecialised(successorOf(
+      tcTf32Rs(), "tc-tf32-ws", "gemm_tc_tf32_ws",
+      "NVIDIA Hopper tensor cores as tc-tf32-rs, warp-specialised: a producer warp issues the "
+      "copies into a ring of full/empty mbarrier pairs, the warpgroups only multiply",
+      "splits the copying from the multiplying (CUTLASS's Hopper kernels): a producer warp waits "
+      "for a free buffer and copies the next K-step into it, and each consumer warp frees a buffer "
+      "by an mbarrier arrival, where tc-tf32-rs's warpgroups met at a barrier per K-step for one "
+      "work-item to refill it; setmaxnreg hands the copying warpgroup's registers to the "
+      "multiplying ones"));
 }
 
 Variant tcTf32Fused() {
@@ -406,12 +418,42 @@ Variant tc3xTf32Wg() {
       "K-steps in a fresh sum, which is then added to FP32 totals");
 }
 
+// tc-3xtf32-wg's arithmetic in tc-tf32-ws's pipeline: A by its tensor map and split by the
+// work-items, B packed as two planes, two warpgroups of 64 x 128 beside the copying one.
+Variant tc3xTf32Ws() {
+  Variant v = warpSpecialised(withRegisterA(warpgroupFamily(
+      "tc-3xtf32-ws", "gemm_tc_3xtf32_ws", Arithmetic::k3xTf32, true,
+      {{"CHUNK",
+        2,
+        "K-steps the tensor cores sum before the sums join the FP32 totals (they truncate: "
+        "longer chunks, larger errors)",
+        {2, 4}}},
+      "NVIDIA Hopper tensor cores with error compensation in tc-tf32-ws's pipeline: A by its "
+      "tensor map, split into big and small TF32 parts in registers, B packed as two planes, "
+      "three products summed in FP32, FP32 accuracy (judged by the FP32 threshold)",
+      "tc-3xtf32-wg",
+      "moves tc-3xtf32-wg's three wgmmas per 8-k block into tc-tf32-ws's warp-specialised "
+      "pipeline: A comes unpacked by its tensor map and each work-item splits its fragment in "
+      "registers (no packing pass for A), two warpgroups share each tile of B (128 x 128 where "
+      "tc-3xtf32-wg has 64 x 128), a producer warp fills the ring, and the warpgroups add their "
+      "chunks' sums to the FP32 totals half a chunk apart, so that one multiplies while the other "
+      "waits",
+      true)));
+  v.builds_on = "tc-3xtf32-wg";
+  // Two warpgroups (their totals in registers, which setmaxnreg gives them) and K-steps of 32.
+  for (Param& p : v.params) {
+    if (p.name == "BM") p.default_value = 128;
+    if (p.name == "BK") p.default_value = 32;
+  }
+  return v;
+}
+
 }  // namespace
 
 std::vector<Variant> tensorCoreVariants() {
   return {
-      tcTf32(),   tc3xTf32(), tcTf32Wg(),    tcTf32Tma(),
-      tcTf32Rs(), tcTf32Ws(), tcTf32Fused(), tc3xTf32Wg(),
+      tcTf32(),   tc3xTf32(),    tcTf32Wg(),   tcTf32Tma(),  tcTf32Rs(),
+      tcTf32Ws(), tcTf32Fused(), tc3xTf32Wg(), tc3xTf32Ws(),
   };
 }
 
