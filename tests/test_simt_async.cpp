@@ -539,6 +539,51 @@ INSTANTIATE_TEST_SUITE_P(
         SplitTiles{Tiles{64, 128, 8, 8, 16, 5, 1}, 11, 2, 5}),
     [](const auto& info) { return splitLabel(info.param); });
 
+// Edges of at most PEEL_MAX rows or columns on the kernel's edges path are left to
+// gemm_edge_strip: the GEMM's block, and the problem defines PEEL_M and PEEL_N that tell the
+// kernel (its split's grid) so.
+std::optional<clgemm::EdgeStrips> edgeStripsOf(const std::vector<std::string>& args, int m, int n,
+                                               int k) {
+  const auto& v = registryVariant("simt-async");
+  const auto d = clgemm_test::definesOf(v, args);
+  const auto rm = clgemm::rowMajorGemm(m, n, k, clgemm::gemmStorage(m, n, k, clgemm::GemmShape{}));
+  const auto strips = v.edge_strips(d, rm);
+  // The problem defines agree.
+  std::string peel;
+  for (const auto& def : v.problem_defines(d, rm))
+    if (def.name == "PEEL_M" || def.name == "PEEL_N") peel += def.name + "=" + def.value + " ";
+  EXPECT_EQ(peel, std::string("PEEL_M=") + (strips && strips->m0 < m ? "1" : "0") +
+                      " PEEL_N=" + (strips && strips->n0 < n ? "1" : "0") + " ");
+  return strips;
+}
+
+TEST(SimtAsyncEdgeStrips, AFewLastRowsOrColumnsAreLeftToTheHelperOnTheEdgesPathOnly) {
+  using clgemm::EdgeStrips;
+  const auto& v = registryVariant("simt-async");
+  EXPECT_EQ(v.strip_entry, "gemm_edge_strip");
+  // 2049^3 on 128 x 128 tiles: one row and one column past 16 x 16 blocks.
+  EXPECT_EQ(edgeStripsOf({}, 2049, 2049, 2049), (EdgeStrips{2048, 2048}));
+  EXPECT_EQ(edgeStripsOf({}, 1025, 1025, 1025), (EdgeStrips{1024, 1024}));
+  // Up to PEEL_MAX (8) rows or columns, each direction on its own: 104 more rows keep their
+  // block (moved back), 8 more columns do not.
+  EXPECT_EQ(edgeStripsOf({}, 1000, 2056, 1000), (EdgeStrips{1000, 2048}));
+  EXPECT_EQ(edgeStripsOf({}, 2050, 2057, 1000), (EdgeStrips{2048, 2057}));
+  EXPECT_EQ(edgeStripsOf({"PEEL_MAX=1"}, 2050, 2049, 1000), (EdgeStrips{2050, 2048}));
+  // Nothing where no edge is that thin, only K is off the tiles, PEEL_MAX is 0, or the problem
+  // is padded (from PAD_FROM, PAD_FROM_UNALIGNED for N not a multiple of 4, below a block).
+  EXPECT_EQ(edgeStripsOf({}, 1000, 1000, 1000), std::nullopt);
+  EXPECT_EQ(edgeStripsOf({}, 2048, 2048, 2049), std::nullopt);
+  EXPECT_EQ(edgeStripsOf({}, 2048, 2048, 2048), std::nullopt);
+  EXPECT_EQ(edgeStripsOf({"PEEL_MAX=0"}, 2049, 2049, 2049), std::nullopt);
+  EXPECT_EQ(edgeStripsOf({}, 4097, 4097, 4097), std::nullopt);
+  EXPECT_EQ(edgeStripsOf({}, 2601, 2601, 2601), std::nullopt);
+  EXPECT_EQ(edgeStripsOf({}, 100, 2049, 2049), std::nullopt);
+  // A negative PEEL_MAX is refused with the others.
+  const auto why = clgemm::constraintViolations(v, clgemm_test::definesOf(v, {"PEEL_MAX=-1"}));
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("PEEL_MAX"), std::string::npos) << *why;
+}
+
 // ------------------------------------------------------------------------------------------------
 // The host's choice of A's form (A_KM) and the copies it makes, through the plan the command line
 // and the library run (KernelPlan), with the kernel's plain copies (SA_PTX = 0) on the machine's
@@ -559,8 +604,10 @@ class SimtAsyncPlan : public ::testing::Test {
  protected:
   SimtAsyncPlan() { v_.unsupported = nullptr; }  // plain copies (SA_PTX = 0) run anywhere
 
-  // `extra` defines and the tiles.
+  // `extra` defines and the tiles; the edges moved back (PEEL_MAX 0, which `extra` may
+  // override: EdgeStrips... below).
   static std::vector<std::string> with(std::vector<std::string> extra) {
+    extra.insert(extra.begin(), "PEEL_MAX=0");
     for (const char* tile : {"BM=64", "BN=64", "BK=8", "TM=8", "TN=4"}) extra.push_back(tile);
     return extra;
   }
@@ -804,6 +851,102 @@ TEST_F(SimtAsyncPlan, SplitSlotsSplitTheLastRoundAlongKAndEachLaunchLeavesTheCou
       EXPECT_TRUE(has(std::size_t(split_tiles), true));
     }
     EXPECT_EQ(zeroed_scratch.size(), c.parts > 0 ? 1u : 0u);
+  }
+}
+
+// Edge strips (PEEL_MAX 8 on 64 x 64 tiles): the GEMM's grid covers the blocks inside C, or its
+// line the split of those, and gemm_edge_strip, launched once after it, the last rows (every
+// column) and the last columns (the rows above). Every element, with beta 0.5 and with beta 0
+// over a C of NaN; the problem defines PEEL_M and PEEL_N; the strips' launch.
+struct StripPlanCase {
+  std::string name;
+  int m, n, k;  // the kernel's view (for a column-major problem C^T: n x m stored)
+  clgemm::GemmShape shape;
+  std::vector<std::string> defines;
+  int m0, n0;       // the GEMM's block; m, n: no strip that way
+  int gemm_groups;  // work-groups of the GEMM (its grid, or its line with SPLIT_SLOTS)
+  int launches;     // copies, the GEMM, the strips' launch
+};
+
+TEST_F(SimtAsyncPlan, EdgeStripsComputeTheLastFewRowsAndColumnsAfterTheGemm) {
+  using clgemm::Layout;
+  using clgemm::Trans;
+  const clgemm::GemmShape nn{Layout::kRow, Trans::kN, Trans::kN};
+  const std::vector<StripPlanCase> cases = {
+      // One row and two columns: 2 x 2 blocks and two strips.
+      {"NN 1 row, 2 columns", 129, 130, 37, nn, with({"PEEL_MAX=8"}), 128, 128, 4, 2},
+      // One row; 36 columns keep their block, moved back: 2 x 2 blocks, one strip.
+      {"NN 1 row", 129, 100, 37, nn, with({"PEEL_MAX=8"}), 128, 100, 4, 2},
+      // Three columns; 36 rows keep their block.
+      {"NN 3 columns", 100, 131, 37, nn, with({"PEEL_MAX=8"}), 100, 128, 4, 2},
+      // N odd (B's four-byte copies, VEC_N = 0), both ways, K off its steps.
+      {"NN N odd", 131, 67, 101, nn, with({"PEEL_MAX=8"}), 128, 64, 2, 2},
+      // A stored transposed: its copy, the GEMM, two strips.
+      {"TN", 130, 68, 13, clgemm::GemmShape{Layout::kRow, Trans::kT, Trans::kN},
+       with({"PEEL_MAX=8"}), 128, 64, 2, 3},
+      // Column-major NT: the kernel's view is C^T, 70 x 132, with B's copy.
+      {"col NT", 132, 70, 13, clgemm::GemmShape{Layout::kCol, Trans::kN, Trans::kT},
+       with({"PEEL_MAX=8"}), 64, 128, 2, 3},
+      // PEEL_MAX 1: two rows and two columns keep their blocks, moved back.
+      {"PEEL_MAX 1", 130, 66, 37, nn, with({"PEEL_MAX=1"}), 130, 66, 6, 1},
+      // The split of the blocks inside C (2 x 2 tiles, 16 places: 4 parts of 13 K-steps, 3 by the
+      // K-steps), so its grid counts only those.
+      {"NN split", 129, 130, 101, nn, with({"PEEL_MAX=8", "SPLIT_SLOTS=16"}), 128, 128, 12, 2},
+  };
+  std::mt19937 rng(13);
+  for (const StripPlanCase& c : cases) {
+    SCOPED_TRACE(c.name);
+    const clgemm::GemmStorage stored = clgemm::gemmStorage(c.m, c.n, c.k, c.shape);
+    const clgemm::RowMajorGemm rm = clgemm::rowMajorGemm(c.m, c.n, c.k, stored);
+    clgemm::KernelPlan plan = this->plan(rm, c.defines);
+    std::string peel;
+    for (const auto& d : plan.derived())
+      if (d.name == "PEEL_M" || d.name == "PEEL_N") peel += d.name + "=" + d.value + " ";
+    EXPECT_EQ(peel, std::string("PEEL_M=") + (c.m0 < rm.m ? "1" : "0") +
+                        " PEEL_N=" + (c.n0 < rm.n ? "1" : "0") + " ");
+
+    const Operands o = operands(rm, rng);
+    const clgemm::HostMatrix c_in = clgemm::storeMatrix(o.c0, rm.c, clgemm::Precision::kFp32);
+    const auto scratch = [&](std::size_t count, const std::string&, bool zeroed) {
+      const std::size_t bytes = std::max<std::size_t>(count, 1) * 4;
+      cl::Buffer buffer(context_, CL_MEM_READ_WRITE, bytes);
+      queue_.enqueueFillBuffer(buffer, zeroed ? 0.0f : std::numeric_limits<float>::quiet_NaN(), 0,
+                               bytes);
+      return buffer;
+    };
+    for (const float beta : {0.5f, 0.0f}) {
+      SCOPED_TRACE("beta " + std::to_string(beta));
+      if (beta != 0.0f) {
+        queue_.enqueueWriteBuffer(o.c, CL_TRUE, 0, c_in.bytes(), c_in.data());
+      } else {
+        queue_.enqueueFillBuffer(o.c, std::numeric_limits<float>::quiet_NaN(), 0, c_in.bytes());
+      }
+      const float alpha = 1.5f;
+      const auto launches = plan.bind(o.plan(), alpha, beta, scratch);
+      // Copies (none of C in these), the GEMM, its strips.
+      EXPECT_EQ(int(launches.size()), c.launches);
+      std::vector<std::array<std::size_t, 2>> strips;  // the strips' launch: its global size
+      bool gemm_seen = false;
+      for (const auto& l : launches) {
+        if (!l.helper) {
+          gemm_seen = true;
+          EXPECT_EQ(l.shape.global[0] / 16 * (l.shape.global[1] / 8), std::size_t(c.gemm_groups));
+        } else if (l.kernel.getInfo<CL_KERNEL_FUNCTION_NAME>() == "gemm_edge_strip") {
+          EXPECT_TRUE(gemm_seen) << "a strip before the GEMM";
+          EXPECT_EQ(l.shape.local, (std::array<std::size_t, 2>{16, 32}));
+          strips.push_back(l.shape.global);
+        }
+      }
+      // Rows m0 ... m - 1 of every column, then columns n0 ... n - 1 of the rows above: 16
+      // outputs per work-group, one launch.
+      const auto groups = [](int rows, int cols) { return (std::size_t(rows) * cols + 15) / 16; };
+      const std::size_t count = groups(rm.m - c.m0, rm.n) + groups(c.m0, rm.n - c.n0);
+      using Sizes = std::vector<std::array<std::size_t, 2>>;
+      EXPECT_EQ(strips, (count > 0 ? Sizes{{count * 16, 32}} : Sizes{}));
+      clgemm::enqueueLaunches(queue_, launches);
+      EXPECT_LT(worstRelativeError(o.a, o.b, o.c0, result(o, rm), rm.m, rm.n, rm.k, alpha, beta),
+                1e-5);
+    }
   }
 }
 

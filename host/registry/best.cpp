@@ -157,6 +157,20 @@ std::optional<WaveSplit> simtAsyncWaveSplit(const ResolvedDefines& d, int m, int
   return splitLastWave(tiles, (k + bk - 1) / bk, slots, std::size_t(bm) * std::size_t(bn));
 }
 
+// simt-async's edges of at most PEEL_MAX rows or columns, on the kernel's edges path (neither a
+// tile multiple nor padded): such a last block row or column, moved back inside C, computes a
+// whole block for those few rows, and at 2049^3 on the H100 the 33 of them made a second round
+// of tiles (docs/performance.md). The GEMM then covers the block inside C, and gemm_edge_strip
+// the rest.
+std::optional<EdgeStrips> simtAsyncEdgeStrips(const ResolvedDefines& d, const RowMajorGemm& g) {
+  if (isTileMultiple(d, g.m, g.n, g.k) || simtAsyncPadding(d, g.m, g.n, g.k)) return std::nullopt;
+  const int peel = d.param("PEEL_MAX");
+  const int rows = g.m % d.param("BM"), cols = g.n % d.param("BN");
+  const bool peel_rows = rows > 0 && rows <= peel, peel_cols = cols > 0 && cols <= peel;
+  if (!peel_rows && !peel_cols) return std::nullopt;
+  return EdgeStrips{peel_rows ? g.m - rows : g.m, peel_cols ? g.n - cols : g.n};
+}
+
 // simt-async: best's FP32 arithmetic on the CUDA cores, fed by cp.async (NVIDIA, compute
 // capability 8.0 and up) STAGES buffers deep; packed problems (A as M x K or, above, K x M), the
 // rest through copy_matrix; sizes that are not tile multiples by edge copies or padding copies.
@@ -200,7 +214,13 @@ Variant simtAsync() {
         "work-groups the device runs at once, for splitting the last round's tiles along K where "
         "they leave places idle (0: compute units x the work-groups one holds, where the driver "
         "reports registers; 1: never split)",
-        {0, 1}}},
+        {0, 1}},
+       {"PEEL_MAX",
+        8,
+        "sizes off the tiles below PAD_FROM: last rows or columns of C up to this many are "
+        "computed by a helper after the GEMM (gemm_edge_strip, timed with it) instead of a block "
+        "moved back inside C (0: never)",
+        {0, 8}}},
       "best",
       "replaces best's register prefetch by asynchronous copies (cp.async: 16 bytes per float4 "
       "of B, and of A where the host hands it over transposed, else 4 per element of A, "
@@ -215,7 +235,8 @@ Variant simtAsync() {
   v.constraints = [](const ResolvedDefines& d) {
     std::vector<std::string> errors;
     requireAtLeast(errors, d, {"BM", "BN", "BK", "TM", "TN", "GROUP_M"}, 1);
-    requireAtLeast(errors, d, {"PADA", "PADB", "AT_FROM", "PAD_FROM", "PAD_FROM_UNALIGNED"}, 0);
+    requireAtLeast(errors, d,
+                   {"PADA", "PADB", "AT_FROM", "PAD_FROM", "PAD_FROM_UNALIGNED", "PEEL_MAX"}, 0);
     if (!errors.empty()) return errors;
     for (const char* name : {"TM", "TN", "PADA", "PADB"}) {
       if (d.param(name) % 4 != 0)
@@ -250,13 +271,18 @@ Variant simtAsync() {
   addTilePadding(v, simtAsyncPadding);
   v.a_k_major = simtAsyncReadsATransposed;
   v.wave_split = simtAsyncWaveSplit;
+  v.edge_strips = simtAsyncEdgeStrips;
+  v.strip_entry = "gemm_edge_strip";
   v.problem_defines = [](const ResolvedDefines& d, const RowMajorGemm& g) {
     const auto pad = simtAsyncPadding(d, g.m, g.n, g.k);
     const bool edge = !pad && !isTileMultiple(d, g.m, g.n, g.k);
+    const auto strips = simtAsyncEdgeStrips(d, g);
     std::vector<ResolvedDefine> defines = {
         {"A_KM", simtAsyncReadsATransposed(d, g) ? "1" : "0", "problem"},
         {"EDGE", edge ? "1" : "0", "problem"},
-        {"VEC_N", !edge || g.n % 4 == 0 ? "1" : "0", "problem"}};
+        {"VEC_N", !edge || g.n % 4 == 0 ? "1" : "0", "problem"},
+        {"PEEL_M", strips && strips->m0 < g.m ? "1" : "0", "problem"},
+        {"PEEL_N", strips && strips->n0 < g.n ? "1" : "0", "problem"}};
     return pad ? withPaddedSizes(defines, *pad) : defines;
   };
   return v;

@@ -119,6 +119,13 @@ struct WaveSplit {
   int groups() const { return whole + split_tiles * parts; }
 };
 
+// The block of C a GEMM's tiles cover whole (Variant::edge_strips), where the rows from m0 on and
+// the columns from n0 on, each fewer than a tile, are left to a helper kernel.
+struct EdgeStrips {
+  int m0 = 0, n0 = 0;
+  bool operator==(const EdgeStrips& o) const { return m0 == o.m0 && n0 == o.n0; }
+};
+
 struct Variant {
   std::string name;  // what --kernel takes
   Backend backend;
@@ -214,6 +221,16 @@ struct Variant {
   std::function<std::optional<WaveSplit>(const ResolvedDefines&, int m, int n, int k,
                                          long long slots)>
       wave_split;
+
+  // Optional (simt-async): where C's last rows or columns are too few for a block of their own
+  // (the problem defines say so to the kernel), the block its tiles cover; nothing: the kernel
+  // covers C. Called with the problem the GEMM runs (rowMajor's, unpadded: only the kernel's
+  // edges path peels). The plan then launches the GEMM over m0 x n0 only, passes it the whole
+  // M, N, K as ever (strides and K), and after it `strip_entry` (M, N, K, alpha, beta, A, B, C,
+  // m0, n0; work-groups of 16 x 32, 16 outputs each) for rows m0 ... M - 1 of every column,
+  // then columns n0 ... N - 1 of the rows above.
+  std::function<std::optional<EdgeStrips>(const ResolvedDefines&, const RowMajorGemm&)> edge_strips;
+  std::string strip_entry;
 
   // The copy helper (every OpenCL variant: copy_matrix, set by openClVariant) and, optionally,
   // padding copies, for sizes where the GEMM runs faster on tile multiples than with bounds

@@ -81,7 +81,9 @@ KernelPlan::KernelPlan(const Variant& variant, const ResolvedDefines& defines,
   if (packing_ && (rm_.a.offset != 0 || rm_.b.offset != 0 || rm_.c.offset != 0))
     throw UsageError(variant.name + " takes no matrix offsets");
   chooseCopies();
-  gemm_.shape = variant.shape(defines, gemmSize().m, gemmSize().n);
+  // Edge strips only where the kernel runs the caller's sizes (its edges path, never padded).
+  if (variant.edge_strips && !padded_) strips_ = variant.edge_strips(defines, rm_);
+  gemm_.shape = variant.shape(defines, tiledSize().m, tiledSize().n);
   // Local memory in the problem's element type (kernels.cl's REAL), before building.
   const std::size_t element_bytes = elementBytes(precision);
   checkVariantConfig(info_, variant, defines, gemm_.shape, element_bytes);
@@ -96,6 +98,17 @@ KernelPlan::KernelPlan(const Variant& variant, const ResolvedDefines& defines,
   for (const int operand : {0, 1})
     if (launchesPack(operand))
       checkVariantConfig(info_, variant, defines, packShape(variant, operand), element_bytes);
+  if (strips_) {
+    // One launch for both strips: 16 outputs per work-group of 16 x 32 (kernels.cl's
+    // gemm_edge_strip), the rows below m0 (every column), then the columns right of n0.
+    const PaddedSizes g = gemmSize();
+    const auto groups = [](long long outputs) { return std::size_t((outputs + 15) / 16); };
+    const std::size_t count =
+        groups(1LL * (g.m - strips_->m0) * g.n) + groups(1LL * strips_->m0 * (g.n - strips_->n0));
+    const LaunchShape shape{{count * 16, 32}, {16, 32}, "gemm_edge_strip's fixed 16 x 32"};
+    checkVariantConfig(info_, variant, defines, shape, element_bytes);
+    strip_ = Launch{{}, shape, true};
+  }
   const std::string options =
       kernelBuildOptions(variant, defines, precision, rm_, info_, extra_options, &derived_);
   const BuiltProgram& built = buildLogged(target, variant, options, log);
@@ -103,6 +116,7 @@ KernelPlan::KernelPlan(const Variant& variant, const ResolvedDefines& defines,
   figures_ = kernelFigures(gemm_.kernel, device_, info_, gemm_.shape, variant.entry, built.log);
   checkBuiltKernel(info_, variant, gemm_.shape, figures_);
   if (variant.wave_split) chooseWaveSplit(variant, defines, target, options, log);
+  if (strip_) strip_ = helperLaunch(built, variant, variant.strip_entry, strip_->shape);
   if (!variant.transpose_b_entry.empty())
     transpose_ = helperLaunch(built, variant, variant.transpose_b_entry, transpose_shape);
   for (const int operand : {0, 1})
@@ -128,7 +142,7 @@ KernelPlan::KernelPlan(const Variant& variant, const ResolvedDefines& defines,
 void KernelPlan::chooseWaveSplit(const Variant& variant, const ResolvedDefines& defines,
                                  const PlanTarget& target, const std::string& options,
                                  std::ostream* log) {
-  const PaddedSizes g = gemmSize();
+  const PaddedSizes g = tiledSize();
   const long long slots =
       figures_.occupancy ? 1LL * info_.compute_units * figures_.occupancy->groups_per_unit : 0;
   const std::optional<WaveSplit> split = variant.wave_split(defines, g.m, g.n, g.k, slots);
@@ -307,6 +321,24 @@ void KernelPlan::bindCopies(const PlanOperands& o) {
   }
 }
 
+// The edge strips' arguments: the GEMM's (sizes, scalars, A, B and C as it reads them), then the
+// block the GEMM covers, m0 x n0.
+void KernelPlan::bindStrips(const PlanOperands& o, double alpha, double beta) {
+  if (!strip_) return;
+  const PaddedSizes size = gemmSize();
+  cl::Kernel& k = strip_->kernel;
+  k.setArg(0, size.m);
+  k.setArg(1, size.n);
+  k.setArg(2, size.k);
+  k.setArg(3, float(alpha));  // FP32 only (simt-async)
+  k.setArg(4, float(beta));
+  k.setArg(5, allocated(a_copy_) ? a_copy_ : kernelA(o));
+  k.setArg(6, allocated(b_copy_) ? b_copy_ : kernelB(o));
+  k.setArg(7, allocated(c_copy_) ? c_copy_ : o.c);
+  k.setArg(8, strips_->m0);
+  k.setArg(9, strips_->n0);
+}
+
 // The packing helper's arguments (operand, source rows, cols, ld, transposed, buffer; rows, K,
 // destination): it reads A and B as stored, so no copy goes before it.
 void KernelPlan::bindPacks(const PlanOperands& o) {
@@ -388,6 +420,7 @@ std::vector<Launch> KernelPlan::bind(const PlanOperands& o, double alpha, double
       k.setArg(12, allocated(b_copy_) ? 0 : rm_.b.offset);
       k.setArg(13, allocated(c_copy_) ? 0 : rm_.c.offset);
     }
+    bindStrips(o, alpha, beta);
   } catch (const cl::Error& e) {
     rethrowClError(e);
   }
@@ -402,6 +435,7 @@ std::vector<Launch> KernelPlan::bind(const PlanOperands& o, double alpha, double
     if (pack) launches.push_back(*pack);
   if (tensor_map_) launches.push_back(*tensor_map_);
   launches.push_back(gemm_);
+  if (strip_) launches.push_back(*strip_);
   if (allocated(c_copy_)) launches.push_back(copies_[kCOut]);
   return launches;
 }

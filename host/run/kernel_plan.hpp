@@ -84,11 +84,17 @@ class KernelPlan {
   LaunchShape packShape(const Variant& variant, int operand) const;
   void chooseWaveSplit(const Variant& variant, const ResolvedDefines& defines,
                        const PlanTarget& target, const std::string& options, std::ostream* log);
+  void bindStrips(const PlanOperands& operands, double alpha, double beta);
   void allocateScratch(const ScratchAllocator& scratch);
   void bindCopies(const PlanOperands& operands);
   void bindPacks(const PlanOperands& operands);
   // The problem the GEMM kernel runs: the padded one, or the caller's in the row-major view.
   PaddedSizes gemmSize() const { return padded_ ? *padded_ : PaddedSizes{rm_.m, rm_.n, rm_.k}; }
+  // The block of it the GEMM's grid covers: all of it, or what edge strips leave.
+  PaddedSizes tiledSize() const {
+    const PaddedSizes g = gemmSize();
+    return strips_ ? PaddedSizes{strips_->m0, strips_->n0, g.k} : g;
+  }
   // The kernel's A and B as stored: for a column-major problem, the caller's B and A.
   const cl::Buffer& kernelA(const PlanOperands& o) const { return rm_.swapped ? o.b : o.a; }
   const cl::Buffer& kernelB(const PlanOperands& o) const { return rm_.swapped ? o.a : o.b; }
@@ -120,6 +126,10 @@ class KernelPlan {
   TensorMapBytes a_map_bytes_{};
   // The last round's split along K (Variant::wave_split), where the GEMM is built with one.
   std::optional<WaveSplit> split_;
+  // The last rows and columns left to a helper (Variant::edge_strips), and its launch: rows
+  // m0 ... M - 1 (every column), then columns n0 ... N - 1 of the rows above.
+  std::optional<EdgeStrips> strips_;
+  std::optional<Launch> strip_;
   // Copies: the padded problem, which copies are made, their launches.
   std::optional<PaddedSizes> padded_;
   bool a_k_major_ = false;  // the GEMM reads A^T, K x M (Variant::a_k_major)
