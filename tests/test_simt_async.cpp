@@ -539,6 +539,21 @@ INSTANTIATE_TEST_SUITE_P(
         SplitTiles{Tiles{64, 128, 8, 8, 16, 5, 1}, 11, 2, 5}),
     [](const auto& info) { return splitLabel(info.param); });
 
+// The kernel's row-major view of an m x n x k problem stored as `shape` says.
+clgemm::RowMajorGemm rowMajorOf(int m, int n, int k, const clgemm::GemmShape& shape) {
+  return clgemm::rowMajorGemm(m, n, k, clgemm::gemmStorage(m, n, k, shape));
+}
+
+// That a problem's derived `defines` hold PEEL_M and PEEL_N, in that order, 1 where the last rows
+// (`rows`) or the last columns (`cols`) are left to gemm_edge_strip, else 0.
+void expectPeel(const std::vector<clgemm::ResolvedDefine>& defines, bool rows, bool cols) {
+  std::string peel;
+  for (const auto& d : defines)
+    if (d.name == "PEEL_M" || d.name == "PEEL_N") peel += d.name + "=" + d.value + " ";
+  EXPECT_EQ(peel,
+            std::string("PEEL_M=") + (rows ? "1" : "0") + " PEEL_N=" + (cols ? "1" : "0") + " ");
+}
+
 // Edges of at most PEEL_MAX rows or columns on the kernel's edges path are left to
 // gemm_edge_strip: the GEMM's block, and the problem defines PEEL_M and PEEL_N that tell the
 // kernel (its split's grid) so.
@@ -546,14 +561,9 @@ std::optional<clgemm::EdgeStrips> edgeStripsOf(const std::vector<std::string>& a
                                                int k) {
   const auto& v = registryVariant("simt-async");
   const auto d = clgemm_test::definesOf(v, args);
-  const auto rm = clgemm::rowMajorGemm(m, n, k, clgemm::gemmStorage(m, n, k, clgemm::GemmShape{}));
+  const auto rm = rowMajorOf(m, n, k, clgemm::GemmShape{});
   const auto strips = v.edge_strips(d, rm);
-  // The problem defines agree.
-  std::string peel;
-  for (const auto& def : v.problem_defines(d, rm))
-    if (def.name == "PEEL_M" || def.name == "PEEL_N") peel += def.name + "=" + def.value + " ";
-  EXPECT_EQ(peel, std::string("PEEL_M=") + (strips && strips->m0 < m ? "1" : "0") +
-                      " PEEL_N=" + (strips && strips->n0 < n ? "1" : "0") + " ");
+  expectPeel(v.problem_defines(d, rm), strips && strips->m0 < m, strips && strips->n0 < n);
   return strips;
 }
 
@@ -703,8 +713,7 @@ TEST_F(SimtAsyncPlan, AIsReadTransposedWhereItIsFreeOrFromAtFromAndEdgesBelowPad
   std::mt19937 rng(7);
   for (const PlanCase& c : cases) {
     SCOPED_TRACE(c.name);
-    const clgemm::GemmStorage stored = clgemm::gemmStorage(c.m, c.n, c.k, c.shape);
-    const clgemm::RowMajorGemm rm = clgemm::rowMajorGemm(c.m, c.n, c.k, stored);
+    const clgemm::RowMajorGemm rm = rowMajorOf(c.m, c.n, c.k, c.shape);
     clgemm::KernelPlan plan = this->plan(rm, c.defines);
     bool found = false;
     for (const auto& d : plan.derived()) {
@@ -775,8 +784,7 @@ TEST_F(SimtAsyncPlan, SplitSlotsSplitTheLastRoundAlongKAndEachLaunchLeavesTheCou
   std::mt19937 rng(11);
   for (const SplitPlanCase& c : cases) {
     SCOPED_TRACE(c.name);
-    const clgemm::GemmStorage stored = clgemm::gemmStorage(c.m, c.n, c.k, c.shape);
-    const clgemm::RowMajorGemm rm = clgemm::rowMajorGemm(c.m, c.n, c.k, stored);
+    const clgemm::RowMajorGemm rm = rowMajorOf(c.m, c.n, c.k, c.shape);
     clgemm::KernelPlan plan = this->plan(rm, c.defines);
     std::vector<std::string> split_defines;
     for (const auto& d : plan.derived()) {
@@ -896,14 +904,9 @@ TEST_F(SimtAsyncPlan, EdgeStripsComputeTheLastFewRowsAndColumnsAfterTheGemm) {
   std::mt19937 rng(13);
   for (const StripPlanCase& c : cases) {
     SCOPED_TRACE(c.name);
-    const clgemm::GemmStorage stored = clgemm::gemmStorage(c.m, c.n, c.k, c.shape);
-    const clgemm::RowMajorGemm rm = clgemm::rowMajorGemm(c.m, c.n, c.k, stored);
+    const clgemm::RowMajorGemm rm = rowMajorOf(c.m, c.n, c.k, c.shape);
     clgemm::KernelPlan plan = this->plan(rm, c.defines);
-    std::string peel;
-    for (const auto& d : plan.derived())
-      if (d.name == "PEEL_M" || d.name == "PEEL_N") peel += d.name + "=" + d.value + " ";
-    EXPECT_EQ(peel, std::string("PEEL_M=") + (c.m0 < rm.m ? "1" : "0") +
-                        " PEEL_N=" + (c.n0 < rm.n ? "1" : "0") + " ");
+    expectPeel(plan.derived(), c.m0 < rm.m, c.n0 < rm.n);
 
     const Operands o = operands(rm, rng);
     const clgemm::HostMatrix c_in = clgemm::storeMatrix(o.c0, rm.c, clgemm::Precision::kFp32);

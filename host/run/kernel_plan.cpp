@@ -321,9 +321,10 @@ void KernelPlan::bindCopies(const PlanOperands& o) {
   }
 }
 
-// The edge strips' arguments: the GEMM's (sizes, scalars, A, B and C as it reads them), then the
-// block the GEMM covers, m0 x n0.
-void KernelPlan::bindStrips(const PlanOperands& o, double alpha, double beta) {
+// The edge strips' arguments: the GEMM's (sizes, scalars, A, B and C as it reads them; never A^T,
+// which edges exclude), then the block the GEMM covers.
+void KernelPlan::bindStrips(const cl::Buffer& a, const cl::Buffer& b, const cl::Buffer& c,
+                            double alpha, double beta) {
   if (!strip_) return;
   const PaddedSizes size = gemmSize();
   cl::Kernel& k = strip_->kernel;
@@ -332,9 +333,9 @@ void KernelPlan::bindStrips(const PlanOperands& o, double alpha, double beta) {
   k.setArg(2, size.k);
   k.setArg(3, float(alpha));  // FP32 only (simt-async)
   k.setArg(4, float(beta));
-  k.setArg(5, allocated(a_copy_) ? a_copy_ : kernelA(o));
-  k.setArg(6, allocated(b_copy_) ? b_copy_ : kernelB(o));
-  k.setArg(7, allocated(c_copy_) ? c_copy_ : o.c);
+  k.setArg(5, a);
+  k.setArg(6, b);
+  k.setArg(7, c);
   k.setArg(8, strips_->m0);
   k.setArg(9, strips_->n0);
 }
@@ -367,8 +368,11 @@ std::vector<Launch> KernelPlan::bind(const PlanOperands& o, double alpha, double
     allocateScratch(scratch);
     bindCopies(o);
     if (packing_) bindPacks(o);
-    // The B the GEMM (or transpose_b) reads: its copy where one is made.
+    // A, B and C as the GEMM (or transpose_b, or the edge strips) reads them where no packing
+    // helper stands between: their copies where made.
+    const cl::Buffer& gemm_a = allocated(a_copy_) ? a_copy_ : kernelA(o);
     const cl::Buffer& gemm_b = allocated(b_copy_) ? b_copy_ : kernelB(o);
+    const cl::Buffer& gemm_c = allocated(c_copy_) ? c_copy_ : o.c;
     if (transpose_) {
       transpose_->kernel.setArg(0, rm_.k);
       transpose_->kernel.setArg(1, rm_.n);
@@ -388,13 +392,13 @@ std::vector<Launch> KernelPlan::bind(const PlanOperands& o, double alpha, double
       k.setArg(3, float(alpha));
       k.setArg(4, float(beta));
     }
-    k.setArg(5, allocated(a_packed_) ? a_packed_ : allocated(a_copy_) ? a_copy_ : kernelA(o));
+    k.setArg(5, allocated(a_packed_) ? a_packed_ : gemm_a);
     k.setArg(6, allocated(b_packed_) ? b_packed_ : transpose_ ? bt_ : gemm_b);
-    k.setArg(7, allocated(c_copy_) ? c_copy_ : o.c);
+    k.setArg(7, gemm_c);
     if (tensor_map_) {
       tensor_map_->kernel.setArg(0, a_map_);
       tensor_map_->kernel.setArg(1, sizeof(a_map_bytes_), a_map_bytes_.data());
-      tensor_map_->kernel.setArg(2, allocated(a_copy_) ? a_copy_ : kernelA(o));
+      tensor_map_->kernel.setArg(2, gemm_a);
       k.setArg(8, a_map_);
     }
     if (gemm_packs_b_) {
@@ -420,7 +424,7 @@ std::vector<Launch> KernelPlan::bind(const PlanOperands& o, double alpha, double
       k.setArg(12, allocated(b_copy_) ? 0 : rm_.b.offset);
       k.setArg(13, allocated(c_copy_) ? 0 : rm_.c.offset);
     }
-    bindStrips(o, alpha, beta);
+    bindStrips(gemm_a, gemm_b, gemm_c, alpha, beta);
   } catch (const cl::Error& e) {
     rethrowClError(e);
   }

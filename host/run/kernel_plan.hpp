@@ -84,7 +84,8 @@ class KernelPlan {
   LaunchShape packShape(const Variant& variant, int operand) const;
   void chooseWaveSplit(const Variant& variant, const ResolvedDefines& defines,
                        const PlanTarget& target, const std::string& options, std::ostream* log);
-  void bindStrips(const PlanOperands& operands, double alpha, double beta);
+  void bindStrips(const cl::Buffer& a, const cl::Buffer& b, const cl::Buffer& c, double alpha,
+                  double beta);
   void allocateScratch(const ScratchAllocator& scratch);
   void bindCopies(const PlanOperands& operands);
   void bindPacks(const PlanOperands& operands);
