@@ -1382,9 +1382,9 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 // waits for another work-group, so nothing hangs whatever the order they run in.
 // Edges of a few rows or columns (PEEL_M, PEEL_N, the host's choice, up to PEEL_MAX): a block row
 // moved back for M % BM = 1 computes a whole block to store one row, and at 2049^3 the 33 such
-// blocks made a second round of tiles. There the launch covers only the blocks inside C, and
-// gemm_edge_strip, a helper after it, computes the last rows (every column) and the last columns
-// (the rows above them).
+// blocks made a second round of tiles (at 4097^3, padded, a fifth). There the launch covers
+// only the blocks inside C, and gemm_edge_strip, a helper after it, computes the last rows (every
+// column) and the last columns (the rows above them).
 // SA_PTX = 0 replaces the PTX (copies, commit, wait, fence) by plain OpenCL, which makes this
 // portable OpenCL C (tests run the pipeline's indexing so on the CPU); the registry runs it only
 // as SA_PTX = 1, on NVIDIA GPUs.
@@ -1452,10 +1452,10 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 #define PEEL_MAX 8  // edges of at most this many rows or columns: gemm_edge_strip (host)
 #endif
 #ifndef PEEL_M
-#define PEEL_M 0  // the last M % BM rows left to gemm_edge_strip: no block row for them (host)
+#define PEEL_M 0  // the last block row's rows left to gemm_edge_strip: no block for them (host)
 #endif
 #ifndef PEEL_N
-#define PEEL_N 0  // the last N % BN columns left to gemm_edge_strip (set by the host)
+#define PEEL_N 0  // the last block column's columns left to gemm_edge_strip (set by the host)
 #endif
 #if EDGE && A_KM
 #error "simt-async reads A^T (A_KM) for exact problems only"
@@ -1625,8 +1625,10 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
   const int group = get_group_id(0);
   const int part = group < SK_WHOLE ? -1 : (group - SK_WHOLE) % SK_PARTS;
   const int tile = group < SK_WHOLE ? group : SK_WHOLE + (group - SK_WHOLE) / SK_PARTS;
-  const int2 block = swizzled_tile(tile, PEEL_M ? M / BM : (M + BM - 1) / BM,
-                                   PEEL_N ? N / BN : (N + BN - 1) / BN, GROUP_M);
+  // With PEEL_M the last block row is left out: M is m0 plus 1 to PEEL_MAX rows (edges) or m0
+  // plus a block (padded), so (M - 1) / BM block rows either way.
+  const int2 block = swizzled_tile(tile, PEEL_M ? (M - 1) / BM : (M + BM - 1) / BM,
+                                   PEEL_N ? (N - 1) / BN : (N + BN - 1) / BN, GROUP_M);
   const int first_step = part < 0 ? 0 : part * k_steps / SK_PARTS;
   const int tiles = part < 0 ? k_steps : (part + 1) * k_steps / SK_PARTS - first_step;
 #else
@@ -1843,23 +1845,25 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
 }
 
 // gemm_edge_strip: the edges simt-async leaves (PEEL_M, PEEL_N), in one launch: rows m0 ... M - 1
-// of every column, then columns n0 ... N - 1 of the rows above them. Strips a few rows tall or a
-// few columns wide, whose outputs are too few for one work-item each to fill the GPU over all of
-// K. A work-group takes 16 outputs of one strip, along its rows where it is at least as wide as
-// tall (B's reads consecutive across the work-items, A's one value for all) and down its columns
-// otherwise (each work-item along its row of A, a sector at a time; B's one value for all); its
-// 32 rows of work-items each sum a 32nd of K for them, 16 values of A and of B loaded before
-// their 16 FMAs, and the 32 sums are added in order in local memory. Loaded one at a time, over
-// 8 slices of K and one launch per strip, the loads' latency set the pace: 111 us for the 2 x 2049
-// outputs of 2049^3 on the H100 (docs/performance.md). Plain OpenCL C, packed NN as the GEMM.
+// of every column, then columns n0 ... N - 1 of the rows above them, of A, B and C as the GEMM
+// reads them (lines lda, ldb, ldc apart: the padded copies where the host makes them; with A_KM
+// A as A^T, K x M). Strips a few rows tall or a few columns wide, whose outputs are too few for
+// one work-item each to fill the GPU over all of K. A work-group takes 16 outputs of one strip,
+// along its rows where it is at least as wide as tall (B's reads consecutive across the
+// work-items, A's one value for all) and down its columns otherwise (each work-item along its row
+// of A, a sector at a time, or with A_KM consecutive across the work-items; B's one value for
+// all); its 32 rows of work-items each sum a 32nd of K for them, 16 values of A and of B loaded
+// before their 16 FMAs, and the 32 sums are added in order in local memory. Loaded one at a time,
+// over 8 slices of K and one launch per strip, the loads' latency set the pace: 111 us for the
+// 2 x 2049 outputs of 2049^3 on the H100 (docs/performance.md). Plain OpenCL C.
 // Global (16 (groups of the first strip + of the second), 32), local (16, 32).
 #define ES_OUTPUTS 16
 #define ES_SLICES 32
 #define ES_BATCH 16
 __kernel __attribute__((reqd_work_group_size(ES_OUTPUTS, ES_SLICES, 1))) void gemm_edge_strip(
     const int M, const int N, const int K, const float alpha, const float beta,
-    __global const float* restrict A, __global const float* restrict B, __global float* C,
-    const int m0, const int n0) {
+    __global const float* restrict A, const int lda, __global const float* restrict B,
+    const int ldb, __global float* C, const int ldc, const int m0, const int n0) {
   __local float sums[ES_SLICES][ES_OUTPUTS];
   const int lane = get_local_id(0), slice = get_local_id(1);
   // The strip of this work-group: the rows below m0 first, then the columns right of n0.
@@ -1874,26 +1878,33 @@ __kernel __attribute__((reqd_work_group_size(ES_OUTPUTS, ES_SLICES, 1))) void ge
   const int col = col0 + (wide ? out % cols : out / rows);
   float sum = 0.0f;
   if (inside) {
-    __global const float* a = A + row * K;
+    // A's k-th value of this row at a[k * a_step].
+#if A_KM
+    __global const float* a = A + row;
+    const int a_step = lda;
+#else
+    __global const float* a = A + row * lda;
+    const int a_step = 1;
+#endif
     __global const float* b = B + col;
     const int k_end = (slice + 1) * K / ES_SLICES;
     int k = slice * K / ES_SLICES;
     for (; k + ES_BATCH <= k_end; k += ES_BATCH) {
       float av[ES_BATCH], bv[ES_BATCH];
       _Pragma("unroll") for (int u = 0; u < ES_BATCH; ++u) {
-        av[u] = a[k + u];
-        bv[u] = b[(k + u) * N];
+        av[u] = a[(k + u) * a_step];
+        bv[u] = b[(k + u) * ldb];
       }
       _Pragma("unroll") for (int u = 0; u < ES_BATCH; ++u) sum = fma(av[u], bv[u], sum);
     }
-    for (; k < k_end; ++k) sum = fma(a[k], b[k * N], sum);
+    for (; k < k_end; ++k) sum = fma(a[k * a_step], b[k * ldb], sum);
   }
   sums[slice][lane] = sum;
   barrier(CLK_LOCAL_MEM_FENCE);
   if (slice == 0 && inside) {
     float total = sums[0][lane];
     for (int s = 1; s < ES_SLICES; ++s) total += sums[s][lane];
-    store_c(C, row * N + col, total, alpha, beta);
+    store_c(C, row * ldc + col, total, alpha, beta);
   }
 }
 #undef ES_OUTPUTS

@@ -567,7 +567,7 @@ std::optional<clgemm::EdgeStrips> edgeStripsOf(const std::vector<std::string>& a
   return strips;
 }
 
-TEST(SimtAsyncEdgeStrips, AFewLastRowsOrColumnsAreLeftToTheHelperOnTheEdgesPathOnly) {
+TEST(SimtAsyncEdgeStrips, AFewLastRowsOrColumnsAreLeftToTheHelperOnTheEdgesAndPaddedPaths) {
   using clgemm::EdgeStrips;
   const auto& v = registryVariant("simt-async");
   EXPECT_EQ(v.strip_entry, "gemm_edge_strip");
@@ -579,15 +579,21 @@ TEST(SimtAsyncEdgeStrips, AFewLastRowsOrColumnsAreLeftToTheHelperOnTheEdgesPathO
   EXPECT_EQ(edgeStripsOf({}, 1000, 2056, 1000), (EdgeStrips{1000, 2048}));
   EXPECT_EQ(edgeStripsOf({}, 2050, 2057, 1000), (EdgeStrips{2048, 2057}));
   EXPECT_EQ(edgeStripsOf({"PEEL_MAX=1"}, 2050, 2049, 1000), (EdgeStrips{2050, 2048}));
-  // Nothing where no edge is that thin, only K is off the tiles, PEEL_MAX is 0, or the problem
-  // is padded (from PAD_FROM, PAD_FROM_UNALIGNED for N not a multiple of 4, below a block).
+  // Padded problems too (from PAD_FROM, from PAD_FROM_UNALIGNED where N is not a multiple of 4):
+  // the strips take the place of a padded block row or column; a dimension smaller than a block
+  // keeps its padded block.
+  EXPECT_EQ(edgeStripsOf({}, 4097, 4097, 4097), (EdgeStrips{4096, 4096}));
+  EXPECT_EQ(edgeStripsOf({}, 8200, 8193, 8193), (EdgeStrips{8192, 8192}));
+  EXPECT_EQ(edgeStripsOf({}, 100, 2049, 2049), (EdgeStrips{100, 2048}));
+  // Nothing where no edge is that thin (41 rows and columns), only K is off the tiles, PEEL_MAX
+  // is 0, or every thin dimension is smaller than a block.
   EXPECT_EQ(edgeStripsOf({}, 1000, 1000, 1000), std::nullopt);
+  EXPECT_EQ(edgeStripsOf({}, 2601, 2601, 2601), std::nullopt);
   EXPECT_EQ(edgeStripsOf({}, 2048, 2048, 2049), std::nullopt);
   EXPECT_EQ(edgeStripsOf({}, 2048, 2048, 2048), std::nullopt);
   EXPECT_EQ(edgeStripsOf({"PEEL_MAX=0"}, 2049, 2049, 2049), std::nullopt);
-  EXPECT_EQ(edgeStripsOf({}, 4097, 4097, 4097), std::nullopt);
-  EXPECT_EQ(edgeStripsOf({}, 2601, 2601, 2601), std::nullopt);
-  EXPECT_EQ(edgeStripsOf({}, 100, 2049, 2049), std::nullopt);
+  EXPECT_EQ(edgeStripsOf({"PEEL_MAX=0"}, 4097, 4097, 4097), std::nullopt);
+  EXPECT_EQ(edgeStripsOf({}, 5, 7, 2049), std::nullopt);
   // A negative PEEL_MAX is refused with the others.
   const auto why = clgemm::constraintViolations(v, clgemm_test::definesOf(v, {"PEEL_MAX=-1"}));
   ASSERT_TRUE(why.has_value());
@@ -864,8 +870,9 @@ TEST_F(SimtAsyncPlan, SplitSlotsSplitTheLastRoundAlongKAndEachLaunchLeavesTheCou
 
 // Edge strips (PEEL_MAX 8 on 64 x 64 tiles): the GEMM's grid covers the blocks inside C, or its
 // line the split of those, and gemm_edge_strip, launched once after it, the last rows (every
-// column) and the last columns (the rows above). Every element, with beta 0.5 and with beta 0
-// over a C of NaN; the problem defines PEEL_M and PEEL_N; the strips' launch.
+// column) and the last columns (the rows above), on the edges path and on the padded one (where
+// it reads the padded copies, A as A^T, before C's copy back). Every element, with beta 0.5 and
+// with beta 0 over a C of NaN; the problem defines PEEL_M and PEEL_N; the strips' launch.
 struct StripPlanCase {
   std::string name;
   int m, n, k;  // the kernel's view (for a column-major problem C^T: n x m stored)
@@ -873,7 +880,8 @@ struct StripPlanCase {
   std::vector<std::string> defines;
   int m0, n0;       // the GEMM's block; m, n: no strip that way
   int gemm_groups;  // work-groups of the GEMM (its grid, or its line with SPLIT_SLOTS)
-  int launches;     // copies, the GEMM, the strips' launch
+  int launches;     // copies, the GEMM, the strips' launch (at beta 0)
+  bool c_copied = false;  // C copied in (beta != 0) and out: padded
 };
 
 TEST_F(SimtAsyncPlan, EdgeStripsComputeTheLastFewRowsAndColumnsAfterTheGemm) {
@@ -900,6 +908,21 @@ TEST_F(SimtAsyncPlan, EdgeStripsComputeTheLastFewRowsAndColumnsAfterTheGemm) {
       // The split of the blocks inside C (2 x 2 tiles, 16 places: 4 parts of 13 K-steps, 3 by the
       // K-steps), so its grid counts only those.
       {"NN split", 129, 130, 101, nn, with({"PEEL_MAX=8", "SPLIT_SLOTS=16"}), 128, 128, 12, 2},
+      // Padded (192 x 192 x 40): A^T and B copied, C in and out; the strips read the copies.
+      {"NN padded, 1 row, 2 columns", 129, 130, 37, nn,
+       with({"PEEL_MAX=8", "PAD_FROM_UNALIGNED=0"}), 128, 128, 4, 5, true},
+      // N odd, padded from PAD_FROM_UNALIGNED (192 x 128 x 104).
+      {"NN padded, N odd", 131, 67, 101, nn, with({"PEEL_MAX=8", "PAD_FROM_UNALIGNED=0"}), 128, 64,
+       2, 5, true},
+      // Column-major NT (the kernel's view 70 x 132), padded to 128 x 192 x 16.
+      {"col NT padded", 132, 70, 13, clgemm::GemmShape{Layout::kCol, Trans::kN, Trans::kT},
+       with({"PEEL_MAX=8", "PAD_FROM=0"}), 64, 128, 2, 5, true},
+      // 50 rows, fewer than a block: their padded block row stays; three columns go to the strip.
+      {"NN padded below a block", 50, 131, 13, nn, with({"PEEL_MAX=8"}), 50, 128, 2, 5, true},
+      // The split of the padded problem's blocks inside C: its grid counts 2 x 2 of the 3 x 3
+      // padded tiles (M and N passed padded, 192: (M - 1) / BM block rows).
+      {"NN padded split", 129, 130, 101, nn,
+       with({"PEEL_MAX=8", "PAD_FROM_UNALIGNED=0", "SPLIT_SLOTS=16"}), 128, 128, 12, 5, true},
   };
   std::mt19937 rng(13);
   for (const StripPlanCase& c : cases) {
@@ -926,8 +949,8 @@ TEST_F(SimtAsyncPlan, EdgeStripsComputeTheLastFewRowsAndColumnsAfterTheGemm) {
       }
       const float alpha = 1.5f;
       const auto launches = plan.bind(o.plan(), alpha, beta, scratch);
-      // Copies (none of C in these), the GEMM, its strips.
-      EXPECT_EQ(int(launches.size()), c.launches);
+      // Copies (C in where padded and beta != 0), the GEMM, its strips, C out where padded.
+      EXPECT_EQ(int(launches.size()), c.launches + (c.c_copied && beta != 0.0f ? 1 : 0));
       std::vector<std::array<std::size_t, 2>> strips;  // the strips' launch: its global size
       bool gemm_seen = false;
       for (const auto& l : launches) {
@@ -938,6 +961,11 @@ TEST_F(SimtAsyncPlan, EdgeStripsComputeTheLastFewRowsAndColumnsAfterTheGemm) {
           EXPECT_TRUE(gemm_seen) << "a strip before the GEMM";
           EXPECT_EQ(l.shape.local, (std::array<std::size_t, 2>{16, 32}));
           strips.push_back(l.shape.global);
+        } else if (gemm_seen) {
+          // After the GEMM only C's copy back, which carries the strips' outputs too.
+          EXPECT_EQ(l.kernel.getInfo<CL_KERNEL_FUNCTION_NAME>(), "copy_matrix");
+          EXPECT_TRUE(c.c_copied);
+          EXPECT_EQ(strips.size(), 1u) << "C copied back before its strips";
         }
       }
       // Rows m0 ... m - 1 of every column, then columns n0 ... n - 1 of the rows above: 16

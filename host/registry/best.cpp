@@ -157,16 +157,18 @@ std::optional<WaveSplit> simtAsyncWaveSplit(const ResolvedDefines& d, int m, int
   return splitLastWave(tiles, (k + bk - 1) / bk, slots, std::size_t(bm) * std::size_t(bn));
 }
 
-// simt-async's edges of at most PEEL_MAX rows or columns, on the kernel's edges path (neither a
-// tile multiple nor padded): such a last block row or column, moved back inside C, computes a
-// whole block for those few rows, and at 2049^3 on the H100 the 33 of them made a second round
-// of tiles (docs/performance.md). The GEMM then covers the block inside C, and gemm_edge_strip
-// the rest.
+// simt-async's edges of at most PEEL_MAX rows or columns: such a last block row or column (moved
+// back inside C on the kernel's edges path, or padded to a whole block) computes a whole block
+// for those few rows, and at 2049^3 on the H100 the 33 of them made a second round of tiles, at
+// 4097^3 (padded) a fifth (docs/performance.md). The GEMM then covers the blocks below m0 x n0,
+// and gemm_edge_strip the rest, reading A, B and C as the GEMM does (their padded copies where
+// made). A dimension smaller than a block keeps its (padded) block.
 std::optional<EdgeStrips> simtAsyncEdgeStrips(const ResolvedDefines& d, const RowMajorGemm& g) {
-  if (isTileMultiple(d, g.m, g.n, g.k) || simtAsyncPadding(d, g.m, g.n, g.k)) return std::nullopt;
-  const int peel = d.param("PEEL_MAX");
-  const int rows = g.m % d.param("BM"), cols = g.n % d.param("BN");
-  const bool peel_rows = rows > 0 && rows <= peel, peel_cols = cols > 0 && cols <= peel;
+  if (isTileMultiple(d, g.m, g.n, g.k)) return std::nullopt;
+  const int peel = d.param("PEEL_MAX"), bm = d.param("BM"), bn = d.param("BN");
+  const int rows = g.m % bm, cols = g.n % bn;
+  const bool peel_rows = g.m > bm && rows > 0 && rows <= peel;
+  const bool peel_cols = g.n > bn && cols > 0 && cols <= peel;
   if (!peel_rows && !peel_cols) return std::nullopt;
   return EdgeStrips{peel_rows ? g.m - rows : g.m, peel_cols ? g.n - cols : g.n};
 }
@@ -217,9 +219,9 @@ Variant simtAsync() {
         {0, 1}},
        {"PEEL_MAX",
         8,
-        "sizes off the tiles below PAD_FROM: last rows or columns of C up to this many are "
-        "computed by a helper after the GEMM (gemm_edge_strip, timed with it) instead of a block "
-        "moved back inside C (0: never)",
+        "sizes off the tiles: last rows or columns of C up to this many are computed by a "
+        "helper after the GEMM (gemm_edge_strip, timed with it) instead of a block moved back "
+        "inside C or padded (0: never)",
         {0, 8}}},
       "best",
       "replaces best's register prefetch by asynchronous copies (cp.async: 16 bytes per float4 "

@@ -223,12 +223,13 @@ struct Variant {
       wave_split;
 
   // Optional (simt-async): where C's last rows or columns are too few for a block of their own
-  // (the problem defines say so to the kernel), the block its tiles cover; nothing: the kernel
-  // covers C. Called with the problem the GEMM runs (rowMajor's, unpadded: only the kernel's
-  // edges path peels). The plan then launches the GEMM over m0 x n0 only, passes it the whole
-  // M, N, K as ever (strides and K), and after it `strip_entry` (M, N, K, alpha, beta, A, B, C,
-  // m0, n0; work-groups of 16 x 32, 16 outputs each) for rows m0 ... M - 1 of every column,
-  // then columns n0 ... N - 1 of the rows above.
+  // (the problem defines say so to the kernel), the block its tiles cover (m0 = M, n0 = N: that
+  // way whole); nothing: the kernel covers C. Called with rowMajor's problem, before any padding.
+  // The plan then launches the GEMM over m0 x n0 only (or its padded size, a way it is whole),
+  // passes it M, N, K as ever (padded where they are), and after it `strip_entry` (the caller's
+  // M, N, K, alpha, beta, A, lda, B, ldb, C, ldc, m0, n0, with A, B and C as the GEMM reads them,
+  // padded copies included; work-groups of 16 x 32, 16 outputs each) for rows m0 ... M - 1 of
+  // every column, then columns n0 ... N - 1 of the rows above, before C's copy back.
   std::function<std::optional<EdgeStrips>(const ResolvedDefines&, const RowMajorGemm&)> edge_strips;
   std::string strip_entry;
 

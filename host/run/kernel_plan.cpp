@@ -81,8 +81,7 @@ KernelPlan::KernelPlan(const Variant& variant, const ResolvedDefines& defines,
   if (packing_ && (rm_.a.offset != 0 || rm_.b.offset != 0 || rm_.c.offset != 0))
     throw UsageError(variant.name + " takes no matrix offsets");
   chooseCopies();
-  // Edge strips only where the kernel runs the caller's sizes (its edges path, never padded).
-  if (variant.edge_strips && !padded_) strips_ = variant.edge_strips(defines, rm_);
+  if (variant.edge_strips) strips_ = variant.edge_strips(defines, rm_);
   gemm_.shape = variant.shape(defines, tiledSize().m, tiledSize().n);
   // Local memory in the problem's element type (kernels.cl's REAL), before building.
   const std::size_t element_bytes = elementBytes(precision);
@@ -100,11 +99,11 @@ KernelPlan::KernelPlan(const Variant& variant, const ResolvedDefines& defines,
       checkVariantConfig(info_, variant, defines, packShape(variant, operand), element_bytes);
   if (strips_) {
     // One launch for both strips: 16 outputs per work-group of 16 x 32 (kernels.cl's
-    // gemm_edge_strip), the rows below m0 (every column), then the columns right of n0.
-    const PaddedSizes g = gemmSize();
+    // gemm_edge_strip), the rows below m0 (every column), then the columns right of n0, of the
+    // caller's C (not of its padding).
     const auto groups = [](long long outputs) { return std::size_t((outputs + 15) / 16); };
-    const std::size_t count =
-        groups(1LL * (g.m - strips_->m0) * g.n) + groups(1LL * strips_->m0 * (g.n - strips_->n0));
+    const std::size_t count = groups(1LL * (rm_.m - strips_->m0) * rm_.n) +
+                              groups(1LL * strips_->m0 * (rm_.n - strips_->n0));
     const LaunchShape shape{{count * 16, 32}, {16, 32}, "gemm_edge_strip's fixed 16 x 32"};
     checkVariantConfig(info_, variant, defines, shape, element_bytes);
     strip_ = Launch{{}, shape, true};
@@ -321,23 +320,27 @@ void KernelPlan::bindCopies(const PlanOperands& o) {
   }
 }
 
-// The edge strips' arguments: the GEMM's (sizes, scalars, A, B and C as it reads them; never A^T,
-// which edges exclude), then the block the GEMM covers.
+// The edge strips' arguments: the caller's sizes, the scalars, A, B and C as the GEMM reads them
+// (packed: the caller's or their copies, padded where the GEMM's problem is; A^T, K x M, where
+// a_k_major_) with their leading dimensions, then the block the GEMM covers.
 void KernelPlan::bindStrips(const cl::Buffer& a, const cl::Buffer& b, const cl::Buffer& c,
                             double alpha, double beta) {
   if (!strip_) return;
-  const PaddedSizes size = gemmSize();
+  const PaddedSizes g = gemmSize();
   cl::Kernel& k = strip_->kernel;
-  k.setArg(0, size.m);
-  k.setArg(1, size.n);
-  k.setArg(2, size.k);
+  k.setArg(0, rm_.m);
+  k.setArg(1, rm_.n);
+  k.setArg(2, rm_.k);
   k.setArg(3, float(alpha));  // FP32 only (simt-async)
   k.setArg(4, float(beta));
   k.setArg(5, a);
-  k.setArg(6, b);
-  k.setArg(7, c);
-  k.setArg(8, strips_->m0);
-  k.setArg(9, strips_->n0);
+  k.setArg(6, a_k_major_ ? g.m : g.k);
+  k.setArg(7, b);
+  k.setArg(8, g.n);
+  k.setArg(9, c);
+  k.setArg(10, g.n);
+  k.setArg(11, strips_->m0);
+  k.setArg(12, strips_->n0);
 }
 
 // The packing helper's arguments (operand, source rows, cols, ld, transposed, buffer; rows, K,

@@ -91,10 +91,12 @@ class KernelPlan {
   void bindPacks(const PlanOperands& operands);
   // The problem the GEMM kernel runs: the padded one, or the caller's in the row-major view.
   PaddedSizes gemmSize() const { return padded_ ? *padded_ : PaddedSizes{rm_.m, rm_.n, rm_.k}; }
-  // The block of it the GEMM's grid covers: all of it, or what edge strips leave.
+  // The block of it the GEMM's grid covers: all of it, or what edge strips leave (a dimension
+  // they leave whole keeps the GEMM's size, padded or not).
   PaddedSizes tiledSize() const {
     const PaddedSizes g = gemmSize();
-    return strips_ ? PaddedSizes{strips_->m0, strips_->n0, g.k} : g;
+    if (!strips_) return g;
+    return {strips_->m0 < rm_.m ? strips_->m0 : g.m, strips_->n0 < rm_.n ? strips_->n0 : g.n, g.k};
   }
   // The kernel's A and B as stored: for a column-major problem, the caller's B and A.
   const cl::Buffer& kernelA(const PlanOperands& o) const { return rm_.swapped ? o.b : o.a; }
