@@ -1383,8 +1383,9 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 // Edges of a few rows or columns (PEEL_M, PEEL_N, the host's choice, up to PEEL_MAX): a block row
 // moved back for M % BM = 1 computes a whole block to store one row, and at 2049^3 the 33 such
 // blocks made a second round of tiles (at 4097^3, padded, a fifth). There the launch covers
-// only the blocks inside C, and gemm_edge_strip, a helper after it, computes the last rows (every
-// column) and the last columns (the rows above them).
+// only the blocks inside C, and the last rows (every column) and the last columns (the rows above
+// them) are computed by gemm_edge_strip, a helper after it, or with STRIPS_IN_GEMM by work-groups
+// of this launch (es_outputs, below).
 // SA_PTX = 0 replaces the PTX (copies, commit, wait, fence) by plain OpenCL, which makes this
 // portable OpenCL C (tests run the pipeline's indexing so on the CPU); the registry runs it only
 // as SA_PTX = 1, on NVIDIA GPUs.
@@ -1456,6 +1457,12 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 #endif
 #ifndef PEEL_N
 #define PEEL_N 0  // the last block column's columns left to gemm_edge_strip (set by the host)
+#endif
+#ifndef FUSE_STRIPS
+#define FUSE_STRIPS 1  // edge strips in the GEMM's launch where the host finds it pays (0: after)
+#endif
+#ifndef STRIPS_IN_GEMM
+#define STRIPS_IN_GEMM 0  // the GEMM's launch computes the edge strips too (set by the host)
 #endif
 #if EDGE && A_KM
 #error "simt-async reads A^T (A_KM) for exact problems only"
@@ -1602,6 +1609,92 @@ inline void sa_wait(const int first) {
 #endif
 }
 
+// The edges simt-async leaves (PEEL_M, PEEL_N): rows m0 ... M - 1 of every column, then columns
+// n0 ... N - 1 of the rows above them, of A, B and C as the GEMM reads them (lines lda, ldb, ldc
+// apart: the padded copies where the host makes them; with A_KM A as A^T, K x M). Strips a few
+// rows tall or a few columns wide, whose outputs are too few for one work-item each to fill the
+// GPU over all of K. A group takes 16 lines across a strip (columns of the rows below, rows of
+// the columns to the right) and up to ES_DEPTH of its rows or columns: each work-item reads its
+// own line of B (or A) once for all of them, and the strip's few lines of A (or B), the same for
+// every work-item, from L1. (A group of 16 outputs of one row read B once per row: at 4104^3 on
+// the H100 the eight rows and columns took 0.46 ms.) Loaded one at a time, the loads' latency set
+// the pace (111 us for the 2 x 2049 outputs of 2049^3 on the H100, docs/performance.md): 16
+// values of the own line are loaded before their FMAs.
+#define ES_LINES 16
+#define ES_DEPTH 8
+#define ES_BATCH 16
+// The groups of both strips.
+inline int es_groups(const int M, const int N, const int m0, const int n0) {
+  return (N + ES_LINES - 1) / ES_LINES * ((M - m0 + ES_DEPTH - 1) / ES_DEPTH) +
+         (m0 + ES_LINES - 1) / ES_LINES * ((N - n0 + ES_DEPTH - 1) / ES_DEPTH);
+}
+// Group `og`'s line `lane`, K's slice `slice` of `slices`: the work-items of a work-group
+// (slices x 16 of them, every one calling this) add their slices' sums in order through `sums`
+// (slices x ES_DEPTH x 16 floats), and slice 0 stores C. Barriers inside: the whole work-group
+// calls it.
+inline void es_outputs(const int og, const int lane, const int slice, const int slices, const int M,
+                       const int N, const int K, const float alpha, const float beta,
+                       __global const float* restrict A, const int lda,
+                       __global const float* restrict B, const int ldb, __global float* C,
+                       const int ldc, const int m0, const int n0, __local float* sums) {
+  // The rows below m0 first (lines: columns of B; depth: rows of A), then the columns right of
+  // n0 (lines: rows of A; depth: columns of B).
+  const int bottom_groups = (N + ES_LINES - 1) / ES_LINES * ((M - m0 + ES_DEPTH - 1) / ES_DEPTH);
+  const bool bottom = og < bottom_groups;
+  const int g = bottom ? og : og - bottom_groups;
+  const int lines = bottom ? N : m0;
+  const int across = (lines + ES_LINES - 1) / ES_LINES;
+  const int line = g % across * ES_LINES + lane;
+  const int d0 = g / across * ES_DEPTH;  // the first row below m0, or column right of n0
+  const int depth = min(ES_DEPTH, (bottom ? M - m0 : N - n0) - d0);
+  const bool inside = line < lines;
+  // A's value (row, k) at A[row * a_row + k * a_k].
+#if A_KM
+  const int a_row = 1, a_k = lda;
+#else
+  const int a_row = lda, a_k = 1;
+#endif
+  // This work-item's own line at own[k * own_k], the shared line j at shared[j * shared_j + k *
+  // shared_k].
+  __global const float* own = bottom ? B + line : A + line * a_row;
+  const int own_k = bottom ? ldb : a_k;
+  __global const float* shared = bottom ? A + (m0 + d0) * a_row : B + n0 + d0;
+  const int shared_j = bottom ? a_row : 1, shared_k = bottom ? a_k : ldb;
+  float sum[ES_DEPTH];
+  _Pragma("unroll") for (int j = 0; j < ES_DEPTH; ++j) sum[j] = 0.0f;
+  if (inside) {
+    const int k_end = (slice + 1) * K / slices;
+    int k = slice * K / slices;
+    for (; k + ES_BATCH <= k_end; k += ES_BATCH) {
+      float v[ES_BATCH];
+      _Pragma("unroll") for (int u = 0; u < ES_BATCH; ++u) v[u] = own[(k + u) * own_k];
+      _Pragma("unroll") for (int j = 0; j < ES_DEPTH; ++j) {
+        if (j < depth) {
+          _Pragma("unroll") for (int u = 0; u < ES_BATCH; ++u) sum[j] =
+              fma(shared[j * shared_j + (k + u) * shared_k], v[u], sum[j]);
+        }
+      }
+    }
+    for (; k < k_end; ++k) {
+      const float v = own[k * own_k];
+      _Pragma("unroll") for (int j = 0; j < ES_DEPTH; ++j) if (j < depth) sum[j] =
+          fma(shared[j * shared_j + k * shared_k], v, sum[j]);
+    }
+  }
+  _Pragma("unroll") for (int j = 0; j < ES_DEPTH; ++j)
+      sums[(slice * ES_DEPTH + j) * ES_LINES + lane] = sum[j];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (slice == 0 && inside) {
+    for (int j = 0; j < depth; ++j) {
+      float total = sums[j * ES_LINES + lane];
+      for (int s = 1; s < slices; ++s) total += sums[(s * ES_DEPTH + j) * ES_LINES + lane];
+      const int row = bottom ? m0 + d0 + j : line, col = bottom ? line : n0 + d0 + j;
+      store_c(C, row * ldc + col, total, alpha, beta);
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);  // the sums read before the next group's overwrite them
+}
+
 __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_simt_async(
     const int M, const int N, const int K, const float alpha, const float beta,
     __global const float* restrict A, __global const float* restrict B, __global float* C
@@ -1609,6 +1702,11 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
     ,
     __global float* restrict partials,  // a BM x BN slot per part of a split tile
     __global volatile int* arrivals     // per split tile: the parts done (0 between launches)
+#endif
+#if STRIPS_IN_GEMM
+    ,
+    const int strip_m, const int strip_n, const int strip_k,  // the caller's M, N and K
+    const int strip_groups  // work-groups of strips first in the line; 0: every one takes a share
 #endif
 ) {
   // Rows of a multiple of 4 floats, 16-byte aligned: every float4 read is one 128-bit load.
@@ -1618,19 +1716,42 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
   const int tx = get_local_id(0), ty = get_local_id(1);
   const int tid = ty * (BN / TN) + tx;
   const int k_steps = EDGE ? (K + BK - 1) / BK : K / BK;  // the last one partial with EDGE
+#if SPLIT || STRIPS_IN_GEMM
+  // A line of work-groups: with STRIPS_IN_GEMM the edge strips first, then with SPLIT whole tiles
+  // up to SK_WHOLE and SK_PARTS per tile after them, each a range of its K-steps (part -1: the
+  // whole tile), or a tile each.
+  int group = get_group_id(0);
+#if STRIPS_IN_GEMM
+  // The strips' groups (es_outputs, SA_THREADS / 16 slices of K each, summed through A's local
+  // buffers), in this launch rather than one after it (23 us of 2049^3's 400
+  // on the H100): the first strip_groups work-groups take them all, beside the tiles on places
+  // the last round leaves idle, where the host finds that they end within a work-group's K-steps;
+  // otherwise every work-group takes its share before its tile. A's lines are K apart (M with
+  // A_KM), B's and C's N: the GEMM's sizes, padded or not.
+  if (strip_groups == 0 || group < strip_groups) {
+    const int m0 = PEEL_M ? (M - 1) / BM * BM : strip_m, n0 = PEEL_N ? (N - 1) / BN * BN : strip_n;
+    const int count = es_groups(strip_m, strip_n, m0, n0);
+    const int step = strip_groups > 0 ? strip_groups : get_num_groups(0);
+    for (int og = group; og < count; og += step)
+      es_outputs(og, tid % ES_LINES, tid / ES_LINES, SA_THREADS / ES_LINES, strip_m, strip_n,
+                 strip_k, alpha, beta, A, A_KM ? M : K, B, N, C, N, m0, n0, &As[0][0][0]);
+    if (strip_groups > 0) return;
+  }
+  group -= strip_groups;
+#endif
 #if SPLIT
-  // Work-groups up to SK_WHOLE take whole tiles; then SK_PARTS per tile, each a range of its
-  // K-steps (part -1: the whole tile).
   __local int sa_last;  // whether this work-group is its tile's last part
-  const int group = get_group_id(0);
   const int part = group < SK_WHOLE ? -1 : (group - SK_WHOLE) % SK_PARTS;
   const int tile = group < SK_WHOLE ? group : SK_WHOLE + (group - SK_WHOLE) / SK_PARTS;
+  const int first_step = part < 0 ? 0 : part * k_steps / SK_PARTS;
+  const int tiles = part < 0 ? k_steps : (part + 1) * k_steps / SK_PARTS - first_step;
+#else
+  const int tile = group, first_step = 0, tiles = k_steps;
+#endif
   // With PEEL_M the last block row is left out: M is m0 plus 1 to PEEL_MAX rows (edges) or m0
   // plus a block (padded), so (M - 1) / BM block rows either way.
   const int2 block = swizzled_tile(tile, PEEL_M ? (M - 1) / BM : (M + BM - 1) / BM,
                                    PEEL_N ? (N - 1) / BN : (N + BN - 1) / BN, GROUP_M);
-  const int first_step = part < 0 ? 0 : part * k_steps / SK_PARTS;
-  const int tiles = part < 0 ? k_steps : (part + 1) * k_steps / SK_PARTS - first_step;
 #else
   const int2 block = swizzled_block(GROUP_M);
   const int first_step = 0, tiles = k_steps;
@@ -1844,70 +1965,21 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
   }
 }
 
-// gemm_edge_strip: the edges simt-async leaves (PEEL_M, PEEL_N), in one launch: rows m0 ... M - 1
-// of every column, then columns n0 ... N - 1 of the rows above them, of A, B and C as the GEMM
-// reads them (lines lda, ldb, ldc apart: the padded copies where the host makes them; with A_KM
-// A as A^T, K x M). Strips a few rows tall or a few columns wide, whose outputs are too few for
-// one work-item each to fill the GPU over all of K. A work-group takes 16 outputs of one strip,
-// along its rows where it is at least as wide as tall (B's reads consecutive across the
-// work-items, A's one value for all) and down its columns otherwise (each work-item along its row
-// of A, a sector at a time, or with A_KM consecutive across the work-items; B's one value for
-// all); its 32 rows of work-items each sum a 32nd of K for them, 16 values of A and of B loaded
-// before their 16 FMAs, and the 32 sums are added in order in local memory. Loaded one at a time,
-// over 8 slices of K and one launch per strip, the loads' latency set the pace: 111 us for the
-// 2 x 2049 outputs of 2049^3 on the H100 (docs/performance.md). Plain OpenCL C.
-// Global (16 (groups of the first strip + of the second), 32), local (16, 32).
-#define ES_OUTPUTS 16
+// gemm_edge_strip: the edge strips (es_outputs) in a launch of their own after the GEMM, where the
+// GEMM does not take them (FUSE_STRIPS = 0, the host's rule, or a fused build holding fewer
+// work-groups per compute unit): a group per work-group, each of its 32 rows of work-items
+// summing a 32nd of K. Global (16 x the groups of both strips, 32), local (16, 32).
 #define ES_SLICES 32
-#define ES_BATCH 16
-__kernel __attribute__((reqd_work_group_size(ES_OUTPUTS, ES_SLICES, 1))) void gemm_edge_strip(
+__kernel __attribute__((reqd_work_group_size(ES_LINES, ES_SLICES, 1))) void gemm_edge_strip(
     const int M, const int N, const int K, const float alpha, const float beta,
     __global const float* restrict A, const int lda, __global const float* restrict B,
     const int ldb, __global float* C, const int ldc, const int m0, const int n0) {
-  __local float sums[ES_SLICES][ES_OUTPUTS];
-  const int lane = get_local_id(0), slice = get_local_id(1);
-  // The strip of this work-group: the rows below m0 first, then the columns right of n0.
-  const int first_groups = ((M - m0) * N + ES_OUTPUTS - 1) / ES_OUTPUTS;
-  const bool bottom = (int)get_group_id(0) < first_groups;
-  const int row0 = bottom ? m0 : 0, col0 = bottom ? 0 : n0;
-  const int rows = bottom ? M - m0 : m0, cols = bottom ? N : N - n0;
-  const int out = ((int)get_group_id(0) - (bottom ? 0 : first_groups)) * ES_OUTPUTS + lane;
-  const bool inside = out < rows * cols;
-  const bool wide = cols >= rows;
-  const int row = row0 + (wide ? out / cols : out % rows);
-  const int col = col0 + (wide ? out % cols : out / rows);
-  float sum = 0.0f;
-  if (inside) {
-    // A's k-th value of this row at a[k * a_step].
-#if A_KM
-    __global const float* a = A + row;
-    const int a_step = lda;
-#else
-    __global const float* a = A + row * lda;
-    const int a_step = 1;
-#endif
-    __global const float* b = B + col;
-    const int k_end = (slice + 1) * K / ES_SLICES;
-    int k = slice * K / ES_SLICES;
-    for (; k + ES_BATCH <= k_end; k += ES_BATCH) {
-      float av[ES_BATCH], bv[ES_BATCH];
-      _Pragma("unroll") for (int u = 0; u < ES_BATCH; ++u) {
-        av[u] = a[(k + u) * a_step];
-        bv[u] = b[(k + u) * ldb];
-      }
-      _Pragma("unroll") for (int u = 0; u < ES_BATCH; ++u) sum = fma(av[u], bv[u], sum);
-    }
-    for (; k < k_end; ++k) sum = fma(a[k * a_step], b[k * ldb], sum);
-  }
-  sums[slice][lane] = sum;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (slice == 0 && inside) {
-    float total = sums[0][lane];
-    for (int s = 1; s < ES_SLICES; ++s) total += sums[s][lane];
-    store_c(C, row * ldc + col, total, alpha, beta);
-  }
+  __local float sums[ES_SLICES * ES_DEPTH * ES_LINES];
+  es_outputs(get_group_id(0), get_local_id(0), get_local_id(1), ES_SLICES, M, N, K, alpha, beta, A,
+             lda, B, ldb, C, ldc, m0, n0, sums);
 }
-#undef ES_OUTPUTS
+#undef ES_LINES
+#undef ES_DEPTH
 #undef ES_SLICES
 #undef ES_BATCH
 #undef SA_THREADS
@@ -1943,6 +2015,8 @@ __kernel __attribute__((reqd_work_group_size(ES_OUTPUTS, ES_SLICES, 1))) void ge
 #undef PEEL_MAX
 #undef PEEL_M
 #undef PEEL_N
+#undef FUSE_STRIPS
+#undef STRIPS_IN_GEMM
 #undef SA_PTX
 #endif
 

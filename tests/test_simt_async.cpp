@@ -869,10 +869,16 @@ TEST_F(SimtAsyncPlan, SplitSlotsSplitTheLastRoundAlongKAndEachLaunchLeavesTheCou
 }
 
 // Edge strips (PEEL_MAX 8 on 64 x 64 tiles): the GEMM's grid covers the blocks inside C, or its
-// line the split of those, and gemm_edge_strip, launched once after it, the last rows (every
-// column) and the last columns (the rows above), on the edges path and on the padded one (where
-// it reads the padded copies, A as A^T, before C's copy back). Every element, with beta 0.5 and
-// with beta 0 over a C of NaN; the problem defines PEEL_M and PEEL_N; the strips' launch.
+// line the split of those, and the last rows (every column) and the last columns (the rows
+// above) are computed by gemm_edge_strip, launched once after it (FUSE_STRIPS 0), or in the
+// GEMM's launch (FUSE_STRIPS 1): by work-groups of their own first in its line where their
+// chains of loads are short against the GEMM's K-steps (the places unknown on pocl: 8 of them, or
+// as many as the strips' groups), else by every work-group of a split GEMM, else still after it.
+// A group: 16 columns of up to 8 rows below, or 16 rows of up to 8 columns to the right. On the
+// edges path and on the padded one (the strips read the padded copies, A as A^T, before C's copy
+// back). Every element, with beta 0.5 and with beta 0 over a C of NaN; the problem defines
+// PEEL_M, PEEL_N and STRIPS_IN_GEMM; the launches. The launch after, which computes with the
+// same function, for four of the cases.
 struct StripPlanCase {
   std::string name;
   int m, n, k;  // the kernel's view (for a column-major problem C^T: n x m stored)
@@ -882,6 +888,10 @@ struct StripPlanCase {
   int gemm_groups;  // work-groups of the GEMM (its grid, or its line with SPLIT_SLOTS)
   int launches;     // copies, the GEMM, the strips' launch (at beta 0)
   bool c_copied = false;  // C copied in (beta != 0) and out: padded
+  // FUSE_STRIPS 1: the strips' own work-groups in the GEMM's line (0: a share in every one; -1:
+  // the launch after, as with FUSE_STRIPS 0).
+  int own = 8;
+  bool after_too = false;  // also with FUSE_STRIPS 0: their launch after the GEMM
 };
 
 TEST_F(SimtAsyncPlan, EdgeStripsComputeTheLastFewRowsAndColumnsAfterTheGemm) {
@@ -890,13 +900,14 @@ TEST_F(SimtAsyncPlan, EdgeStripsComputeTheLastFewRowsAndColumnsAfterTheGemm) {
   const clgemm::GemmShape nn{Layout::kRow, Trans::kN, Trans::kN};
   const std::vector<StripPlanCase> cases = {
       // One row and two columns: 2 x 2 blocks and two strips.
-      {"NN 1 row, 2 columns", 129, 130, 37, nn, with({"PEEL_MAX=8"}), 128, 128, 4, 2},
+      {"NN 1 row, 2 columns", 129, 130, 37, nn, with({"PEEL_MAX=8"}), 128, 128, 4, 2, false, 8,
+       true},
       // One row; 36 columns keep their block, moved back: 2 x 2 blocks, one strip.
-      {"NN 1 row", 129, 100, 37, nn, with({"PEEL_MAX=8"}), 128, 100, 4, 2},
+      {"NN 1 row", 129, 100, 37, nn, with({"PEEL_MAX=8"}), 128, 100, 4, 2, false, 7},
       // Three columns; 36 rows keep their block.
-      {"NN 3 columns", 100, 131, 37, nn, with({"PEEL_MAX=8"}), 100, 128, 4, 2},
+      {"NN 3 columns", 100, 131, 37, nn, with({"PEEL_MAX=8"}), 100, 128, 4, 2, false, 7},
       // N odd (B's four-byte copies, VEC_N = 0), both ways, K off its steps.
-      {"NN N odd", 131, 67, 101, nn, with({"PEEL_MAX=8"}), 128, 64, 2, 2},
+      {"NN N odd", 131, 67, 101, nn, with({"PEEL_MAX=8"}), 128, 64, 2, 2, false, 8, true},
       // A stored transposed: its copy, the GEMM, two strips.
       {"TN", 130, 68, 13, clgemm::GemmShape{Layout::kRow, Trans::kT, Trans::kN},
        with({"PEEL_MAX=8"}), 128, 64, 2, 3},
@@ -916,69 +927,137 @@ TEST_F(SimtAsyncPlan, EdgeStripsComputeTheLastFewRowsAndColumnsAfterTheGemm) {
        2, 5, true},
       // Column-major NT (the kernel's view 70 x 132), padded to 128 x 192 x 16.
       {"col NT padded", 132, 70, 13, clgemm::GemmShape{Layout::kCol, Trans::kN, Trans::kT},
-       with({"PEEL_MAX=8", "PAD_FROM=0"}), 64, 128, 2, 5, true},
+       with({"PEEL_MAX=8", "PAD_FROM=0"}), 64, 128, 2, 5, true, 8, true},
       // 50 rows, fewer than a block: their padded block row stays; three columns go to the strip.
-      {"NN padded below a block", 50, 131, 13, nn, with({"PEEL_MAX=8"}), 50, 128, 2, 5, true},
+      {"NN padded below a block", 50, 131, 13, nn, with({"PEEL_MAX=8"}), 50, 128, 2, 5, true, 4},
       // The split of the padded problem's blocks inside C: its grid counts 2 x 2 of the 3 x 3
       // padded tiles (M and N passed padded, 192: (M - 1) / BM block rows).
       {"NN padded split", 129, 130, 101, nn,
-       with({"PEEL_MAX=8", "PAD_FROM_UNALIGNED=0", "SPLIT_SLOTS=16"}), 128, 128, 12, 5, true},
+       with({"PEEL_MAX=8", "PAD_FROM_UNALIGNED=0", "SPLIT_SLOTS=16"}), 128, 128, 12, 5, true, 8,
+       true},
+      // A split (2 x 24 tiles on 40 places: 40 whole, 8 in 5 parts) and 129 groups of strips,
+      // too many for 8 work-groups of their own: every work-group takes a share.
+      {"NN split, a share in every work-group", 129, 1540, 300, nn,
+       with({"PEEL_MAX=8", "SPLIT_SLOTS=40"}), 128, 1536, 80, 2, false, 0},
+      // Unsplit, 50 groups of strips for 8 work-groups against 2 K-steps: the launch after.
+      {"NN, the strips after", 129, 800, 13, nn, with({"PEEL_MAX=8"}), 128, 800, 26, 2, false, -1},
   };
   std::mt19937 rng(13);
   for (const StripPlanCase& c : cases) {
     SCOPED_TRACE(c.name);
     const clgemm::RowMajorGemm rm = rowMajorOf(c.m, c.n, c.k, c.shape);
-    clgemm::KernelPlan plan = this->plan(rm, c.defines);
-    expectPeel(plan.derived(), c.m0 < rm.m, c.n0 < rm.n);
-
+    // Rows m0 ... m - 1 of every column, then columns n0 ... n - 1 of the rows above, in groups of
+    // 16 lines across a strip by up to 8 along it.
+    const auto groups = [](int lines, int depth) {
+      return std::size_t((lines + 15) / 16) * std::size_t((depth + 7) / 8);
+    };
+    const std::size_t count = groups(rm.n, rm.m - c.m0) + groups(c.m0, rm.n - c.n0);
     const Operands o = operands(rm, rng);
     const clgemm::HostMatrix c_in = clgemm::storeMatrix(o.c0, rm.c, clgemm::Precision::kFp32);
-    const auto scratch = [&](std::size_t count, const std::string&, bool zeroed) {
-      const std::size_t bytes = std::max<std::size_t>(count, 1) * 4;
+    const auto scratch = [&](std::size_t size, const std::string&, bool zeroed) {
+      const std::size_t bytes = std::max<std::size_t>(size, 1) * 4;
       cl::Buffer buffer(context_, CL_MEM_READ_WRITE, bytes);
       queue_.enqueueFillBuffer(buffer, zeroed ? 0.0f : std::numeric_limits<float>::quiet_NaN(), 0,
                                bytes);
       return buffer;
     };
-    for (const float beta : {0.5f, 0.0f}) {
-      SCOPED_TRACE("beta " + std::to_string(beta));
-      if (beta != 0.0f) {
-        queue_.enqueueWriteBuffer(o.c, CL_TRUE, 0, c_in.bytes(), c_in.data());
-      } else {
-        queue_.enqueueFillBuffer(o.c, std::numeric_limits<float>::quiet_NaN(), 0, c_in.bytes());
-      }
-      const float alpha = 1.5f;
-      const auto launches = plan.bind(o.plan(), alpha, beta, scratch);
-      // Copies (C in where padded and beta != 0), the GEMM, its strips, C out where padded.
-      EXPECT_EQ(int(launches.size()), c.launches + (c.c_copied && beta != 0.0f ? 1 : 0));
-      std::vector<std::array<std::size_t, 2>> strips;  // the strips' launch: its global size
-      bool gemm_seen = false;
-      for (const auto& l : launches) {
-        if (!l.helper) {
-          gemm_seen = true;
-          EXPECT_EQ(l.shape.global[0] / 16 * (l.shape.global[1] / 8), std::size_t(c.gemm_groups));
-        } else if (l.kernel.getInfo<CL_KERNEL_FUNCTION_NAME>() == "gemm_edge_strip") {
-          EXPECT_TRUE(gemm_seen) << "a strip before the GEMM";
-          EXPECT_EQ(l.shape.local, (std::array<std::size_t, 2>{16, 32}));
-          strips.push_back(l.shape.global);
-        } else if (gemm_seen) {
-          // After the GEMM only C's copy back, which carries the strips' outputs too.
-          EXPECT_EQ(l.kernel.getInfo<CL_KERNEL_FUNCTION_NAME>(), "copy_matrix");
-          EXPECT_TRUE(c.c_copied);
-          EXPECT_EQ(strips.size(), 1u) << "C copied back before its strips";
+    // FUSE_STRIPS 0: gemm_edge_strip's launch after the GEMM, one work-group per 16 outputs. 1:
+    // the GEMM's launch, c.own work-groups longer; no launch after.
+    for (const bool fused : {false, true}) {
+      if (!fused && !c.after_too) continue;
+      SCOPED_TRACE(fused ? "strips in the GEMM" : "strips after the GEMM");
+      std::vector<std::string> defines = c.defines;
+      defines.push_back(fused ? "FUSE_STRIPS=1" : "FUSE_STRIPS=0");
+      clgemm::KernelPlan plan = this->plan(rm, defines);
+      expectPeel(plan.derived(), c.m0 < rm.m, c.n0 < rm.n);
+      const bool in_gemm = fused && count > 0 && c.own >= 0;
+      const auto derived = plan.derived();
+      EXPECT_EQ(std::count_if(derived.begin(), derived.end(),
+                              [](const auto& d) {
+                                return d.name == "STRIPS_IN_GEMM" && d.value == "1" &&
+                                       d.source == "problem";
+                              }),
+                in_gemm ? 1 : 0);
+      for (const float beta : {0.5f, 0.0f}) {
+        SCOPED_TRACE("beta " + std::to_string(beta));
+        if (beta != 0.0f) {
+          queue_.enqueueWriteBuffer(o.c, CL_TRUE, 0, c_in.bytes(), c_in.data());
+        } else {
+          queue_.enqueueFillBuffer(o.c, std::numeric_limits<float>::quiet_NaN(), 0, c_in.bytes());
         }
+        const float alpha = 1.5f;
+        const auto launches = plan.bind(o.plan(), alpha, beta, scratch);
+        // Copies (C in where padded and beta != 0), the GEMM, its strips (unless in it), C out
+        // where padded.
+        EXPECT_EQ(int(launches.size()),
+                  c.launches + (c.c_copied && beta != 0.0f ? 1 : 0) - (in_gemm ? 1 : 0));
+        std::vector<std::array<std::size_t, 2>> strips;  // the strips' launch: its global size
+        bool gemm_seen = false;
+        for (const auto& l : launches) {
+          if (!l.helper) {
+            gemm_seen = true;
+            EXPECT_EQ(l.shape.global[0] / 16 * (l.shape.global[1] / 8),
+                      std::size_t(c.gemm_groups + (in_gemm ? c.own : 0)));
+          } else if (l.kernel.getInfo<CL_KERNEL_FUNCTION_NAME>() == "gemm_edge_strip") {
+            EXPECT_TRUE(gemm_seen) << "a strip before the GEMM";
+            EXPECT_EQ(l.shape.local, (std::array<std::size_t, 2>{16, 32}));
+            strips.push_back(l.shape.global);
+          } else if (gemm_seen) {
+            // After the GEMM only C's copy back, which carries the strips' outputs too.
+            EXPECT_EQ(l.kernel.getInfo<CL_KERNEL_FUNCTION_NAME>(), "copy_matrix");
+            EXPECT_TRUE(c.c_copied);
+            EXPECT_EQ(strips.size(), in_gemm ? 0u : 1u) << "C copied back before its strips";
+          }
+        }
+        using Sizes = std::vector<std::array<std::size_t, 2>>;
+        EXPECT_EQ(strips, (count > 0 && !in_gemm ? Sizes{{count * 16, 32}} : Sizes{}));
+        clgemm::enqueueLaunches(queue_, launches);
+        EXPECT_LT(worstRelativeError(o.a, o.b, o.c0, result(o, rm), rm.m, rm.n, rm.k, alpha, beta),
+                  1e-5);
       }
-      // Rows m0 ... m - 1 of every column, then columns n0 ... n - 1 of the rows above: 16
-      // outputs per work-group, one launch.
-      const auto groups = [](int rows, int cols) { return (std::size_t(rows) * cols + 15) / 16; };
-      const std::size_t count = groups(rm.m - c.m0, rm.n) + groups(c.m0, rm.n - c.n0);
-      using Sizes = std::vector<std::array<std::size_t, 2>>;
-      EXPECT_EQ(strips, (count > 0 ? Sizes{{count * 16, 32}} : Sizes{}));
-      clgemm::enqueueLaunches(queue_, launches);
-      EXPECT_LT(worstRelativeError(o.a, o.b, o.c0, result(o, rm), rm.m, rm.n, rm.k, alpha, beta),
-                1e-5);
     }
   }
+}
+
+// FUSE_STRIPS: the strips in the GEMM's launch where its threads are a multiple of 16 (a group x
+// threads / 16 slices of K) and A's local buffers hold 8 floats per thread: in work-groups of
+// their own on the places the last round leaves idle (8 to 64) where their chains of round trips
+// (16 loads each, weighted by the strips' depth) are at most 2.4 per K-step of the GEMM's
+// work-groups over its rounds, else a share in every work-group of a split GEMM (0), else
+// (nothing) the launch after.
+TEST(SimtAsyncStripsInGemm, OwnWorkGroupsOnIdlePlacesWhereTheirLoadsEndInTimeElseEveryOne) {
+  const auto& v = registryVariant("simt-async");
+  ASSERT_TRUE(v.strips_in_gemm);
+  // The strips of a cube of side `size` on 128 x 128 tiles (1024 x 1024 at 1025 on 64 x 128).
+  const auto in_gemm = [&](const std::vector<std::string>& args, int size, long long gemm_groups,
+                           long long slots, int parts) {
+    const int inside = size / 1024 * 1024;
+    return v.strips_in_gemm(clgemm_test::definesOf(v, args), clgemm::EdgeStrips{inside, inside},
+                            size, size, size, gemm_groups, slots, parts);
+  };
+  // 2049^3 on the H100: 256 tiles on 264 places, 257 groups: 8 work-groups of 33 groups x 9
+  // round trips (129 k per slice), within 2.4 x 129 K-steps. 2050^3: the same groups, two rows
+  // deep (x 1.135), just over: the launch after.
+  EXPECT_EQ(in_gemm({}, 2049, 256, 264, 1), 8);
+  EXPECT_EQ(in_gemm({}, 2050, 256, 264, 1), std::nullopt);
+  // 4097^3 and 4104^3 (BK 32): 1024 tiles in 4 rounds, 32 places idle in the last; 17 x 17 trips
+  // (x 1.945 eight deep) against 2.4 x 129 x 4. 8193^3: 4096 tiles, 128 idle, capped at 64.
+  EXPECT_EQ(in_gemm({"BK=32"}, 4097, 1024, 264, 1), 32);
+  EXPECT_EQ(in_gemm({"BK=32"}, 4104, 1024, 264, 1), 32);
+  EXPECT_EQ(in_gemm({"BK=32"}, 8193, 4096, 264, 1), 64);
+  // The places unknown (one round) or SPLIT_SLOTS in their place.
+  EXPECT_EQ(in_gemm({}, 2049, 256, 0, 1), 8);
+  EXPECT_EQ(in_gemm({"SPLIT_SLOTS=300"}, 2049, 256, 264, 1), 44);
+  // 1025^3 (128 threads, 3 parts of 65 K-steps): 12 work-groups of 11 x 9 trips against 2.4 x 21
+  // K-steps: every work-group.
+  EXPECT_EQ(in_gemm({"BM=64", "BN=128"}, 1025, 384, 396, 3), 0);
+  // FUSE_STRIPS 0, threads not a multiple of 16 (2 x 4), A's buffers smaller than 8 floats per
+  // thread (1 x 64 threads, 2 x 2 x (4 + 4) floats), or no strips: the launch after.
+  EXPECT_EQ(in_gemm({"FUSE_STRIPS=0"}, 2049, 256, 264, 1), std::nullopt);
+  EXPECT_EQ(in_gemm({"BM=32", "BN=64", "TM=16", "TN=16"}, 2049, 256, 264, 1), std::nullopt);
+  EXPECT_EQ(in_gemm({"BM=4", "BN=256", "TM=4", "TN=4", "BK=2", "PADA=4"}, 2049, 256, 264, 1),
+            std::nullopt);
+  EXPECT_EQ(in_gemm({}, 2048, 256, 264, 1), std::nullopt);
 }
 
 }  // namespace

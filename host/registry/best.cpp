@@ -1,5 +1,7 @@
 // best: the fastest portable OpenCL kernel, for large sizes on GPUs, the top of the ladder; and
 // simt-async, its arithmetic on NVIDIA's asynchronous copies.
+#include <algorithm>
+
 #include "opencl/device.hpp"
 #include "registry/families.hpp"
 
@@ -173,6 +175,45 @@ std::optional<EdgeStrips> simtAsyncEdgeStrips(const ResolvedDefines& d, const Ro
   return EdgeStrips{peel_rows ? g.m - rows : g.m, peel_cols ? g.n - cols : g.n};
 }
 
+// simt-async's edge strips in the GEMM's launch (FUSE_STRIPS) rather than a launch after it
+// (2049^3 on the H100: the GEMM 0.375 ms, the strips 0.026 after it; docs/performance.md). A
+// group (16 lines by `depth` <= 8 rows or columns) x threads / 16 slices of K at a time, summed
+// through A's local buffers: not where the threads are not a multiple of 16, or those buffers
+// hold fewer than 8 floats per thread. Measured on the H100:
+//  - Work-groups of their own, first in the line, on the places the last round leaves idle (at
+//    least 8, at most 64): their loads are latency-bound (a round trip of 16 loads ~1.3 us at
+//    depth 1, ~1.9x that at depth 8, against ~2.9 us for a K-step of the GEMM at 2049^3), so
+//    they pay only where each one's chain (its groups x ceil(K / slices / 16) trips, weighted
+//    1 + 0.135 (depth - 1)) is at most 2.4 trips per K-step of the GEMM's work-groups over its
+//    rounds: 2049^3 0.399 -> 0.389 ms (a chain of ~1.04 GEMMs), 4097^3-4104^3 -2 to -3%, 8193^3
+//    -1%; 2050^3-2056^3 (just over) took 0.43-0.80 ms against 0.39-0.40.
+//  - Otherwise, where the GEMM is split along K (its work-groups short, and more than its
+//    tiles), every work-group takes a share before its tile: 1025^3-1028^3 +2-6%. Unsplit, that
+//    share delays every tile of a round (2050^3-2056^3 -1-2%): the launch after.
+std::optional<int> simtAsyncStripsInGemm(const ResolvedDefines& d, const EdgeStrips& strips, int m,
+                                         int n, int k, long long gemm_groups, long long slots,
+                                         int parts) {
+  const long long threads = threadTileItems(d);
+  const long long a_floats =
+      1LL * d.param("STAGES") * d.param("BK") * (d.param("BM") + d.param("PADA"));
+  const long long groups = strips.groups(m, n);
+  if (d.param("FUSE_STRIPS") == 0 || threads % 16 != 0 || a_floats < 8 * threads || groups < 1)
+    return std::nullopt;
+  if (d.param("SPLIT_SLOTS") > 0) slots = d.param("SPLIT_SLOTS");
+  const long long rest = slots > 0 ? gemm_groups % slots : 0;
+  const long long idle = rest > 0 ? slots - rest : 0;
+  const long long own = std::min(std::clamp(idle, 8LL, 64LL), groups);
+  const auto ceil = [](long long a, long long b) { return (a + b - 1) / b; };
+  const int depth = std::min(8, std::max(m - strips.m0, n - strips.n0));
+  const double chain =
+      double(ceil(groups, own) * ceil(ceil(k, threads / 16), 16)) * (1.0 + 0.135 * (depth - 1));
+  const long long rounds = slots > 0 ? ceil(gemm_groups, slots) : 1;
+  const double k_steps = double(ceil(k, d.param("BK")) / std::max(parts, 1)) * double(rounds);
+  if (chain <= 2.4 * k_steps) return int(own);
+  if (parts > 1) return 0;
+  return std::nullopt;
+}
+
 // simt-async: best's FP32 arithmetic on the CUDA cores, fed by cp.async (NVIDIA, compute
 // capability 8.0 and up) STAGES buffers deep; packed problems (A as M x K or, above, K x M), the
 // rest through copy_matrix; sizes that are not tile multiples by edge copies or padding copies.
@@ -222,7 +263,12 @@ Variant simtAsync() {
         "sizes off the tiles: last rows or columns of C up to this many are computed by a "
         "helper after the GEMM (gemm_edge_strip, timed with it) instead of a block moved back "
         "inside C or padded (0: never)",
-        {0, 8}}},
+        {0, 8}},
+       {"FUSE_STRIPS",
+        1,
+        "those rows and columns computed by work-groups of the GEMM's own launch, beside its "
+        "tiles (0: by gemm_edge_strip after it)",
+        {0, 1}}},
       "best",
       "replaces best's register prefetch by asynchronous copies (cp.async: 16 bytes per float4 "
       "of B, and of A where the host hands it over transposed, else 4 per element of A, "
@@ -237,8 +283,10 @@ Variant simtAsync() {
   v.constraints = [](const ResolvedDefines& d) {
     std::vector<std::string> errors;
     requireAtLeast(errors, d, {"BM", "BN", "BK", "TM", "TN", "GROUP_M"}, 1);
-    requireAtLeast(errors, d,
-                   {"PADA", "PADB", "AT_FROM", "PAD_FROM", "PAD_FROM_UNALIGNED", "PEEL_MAX"}, 0);
+    requireAtLeast(
+        errors, d,
+        {"PADA", "PADB", "AT_FROM", "PAD_FROM", "PAD_FROM_UNALIGNED", "PEEL_MAX", "FUSE_STRIPS"},
+        0);
     if (!errors.empty()) return errors;
     for (const char* name : {"TM", "TN", "PADA", "PADB"}) {
       if (d.param(name) % 4 != 0)
@@ -275,6 +323,7 @@ Variant simtAsync() {
   v.wave_split = simtAsyncWaveSplit;
   v.edge_strips = simtAsyncEdgeStrips;
   v.strip_entry = "gemm_edge_strip";
+  v.strips_in_gemm = simtAsyncStripsInGemm;
   v.problem_defines = [](const ResolvedDefines& d, const RowMajorGemm& g) {
     const auto pad = simtAsyncPadding(d, g.m, g.n, g.k);
     const bool edge = !pad && !isTileMultiple(d, g.m, g.n, g.k);

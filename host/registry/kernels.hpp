@@ -124,6 +124,13 @@ struct WaveSplit {
 struct EdgeStrips {
   int m0 = 0, n0 = 0;
   bool operator==(const EdgeStrips& o) const { return m0 == o.m0 && n0 == o.n0; }
+  // The groups the helper (kernels.cl's es_groups) takes the strips of an m x n C in: 16 lines
+  // across a strip (columns of the rows below m0, rows of the columns right of n0) by up to 8 of
+  // its rows or columns.
+  long long groups(int m, int n) const {
+    const auto ceil = [](long long a, long long b) { return (a + b - 1) / b; };
+    return ceil(n, 16) * ceil(m - m0, 8) + ceil(m0, 16) * ceil(n - n0, 8);
+  }
 };
 
 struct Variant {
@@ -228,10 +235,22 @@ struct Variant {
   // The plan then launches the GEMM over m0 x n0 only (or its padded size, a way it is whole),
   // passes it M, N, K as ever (padded where they are), and after it `strip_entry` (the caller's
   // M, N, K, alpha, beta, A, lda, B, ldb, C, ldc, m0, n0, with A, B and C as the GEMM reads them,
-  // padded copies included; work-groups of 16 x 32, 16 outputs each) for rows m0 ... M - 1 of
-  // every column, then columns n0 ... N - 1 of the rows above, before C's copy back.
+  // padded copies included; work-groups of 16 x 32, a group each: EdgeStrips::groups) for rows m0
+  // ... M - 1 of every column, then columns n0 ... N - 1 of the rows above, before C's copy back.
   std::function<std::optional<EdgeStrips>(const ResolvedDefines&, const RowMajorGemm&)> edge_strips;
   std::string strip_entry;
+  // Optional, with edge_strips: whether the GEMM's own launch computes the strips instead of
+  // strip_entry's launch after it (nothing: that launch), and how: in `n` work-groups of their
+  // own first in its line (n > 0), or a share in every work-group (0). Called with the strips
+  // of the caller's m x n x k problem, the GEMM's `gemm_groups` work-groups (its grid's, or its
+  // split's line), the `slots` places the device has for them (0: unknown) and the `parts` of K
+  // of its split (1: none). The plan then builds the kernel with
+  // STRIPS_IN_GEMM = 1, launches it as a line of n + gemm_groups work-groups, and passes it the
+  // caller's M, N and K and n after its other arguments; a build that holds fewer work-groups
+  // per compute unit than the one without keeps the launch after.
+  std::function<std::optional<int>(const ResolvedDefines&, const EdgeStrips& strips, int m, int n,
+                                   int k, long long gemm_groups, long long slots, int parts)>
+      strips_in_gemm;
 
   // The copy helper (every OpenCL variant: copy_matrix, set by openClVariant) and, optionally,
   // padding copies, for sizes where the GEMM runs faster on tile multiples than with bounds

@@ -98,23 +98,22 @@ KernelPlan::KernelPlan(const Variant& variant, const ResolvedDefines& defines,
     if (launchesPack(operand))
       checkVariantConfig(info_, variant, defines, packShape(variant, operand), element_bytes);
   if (strips_) {
-    // One launch for both strips: 16 outputs per work-group of 16 x 32 (kernels.cl's
+    // One launch for both strips: a group per work-group of 16 x 32 (kernels.cl's
     // gemm_edge_strip), the rows below m0 (every column), then the columns right of n0, of the
     // caller's C (not of its padding).
-    const auto groups = [](long long outputs) { return std::size_t((outputs + 15) / 16); };
-    const std::size_t count = groups(1LL * (rm_.m - strips_->m0) * rm_.n) +
-                              groups(1LL * strips_->m0 * (rm_.n - strips_->n0));
+    const std::size_t count = std::size_t(strips_->groups(rm_.m, rm_.n));
     const LaunchShape shape{{count * 16, 32}, {16, 32}, "gemm_edge_strip's fixed 16 x 32"};
     checkVariantConfig(info_, variant, defines, shape, element_bytes);
     strip_ = Launch{{}, shape, true};
   }
-  const std::string options =
+  gemm_options_ =
       kernelBuildOptions(variant, defines, precision, rm_, info_, extra_options, &derived_);
-  const BuiltProgram& built = buildLogged(target, variant, options, log);
+  const BuiltProgram& built = buildLogged(target, variant, gemm_options_, log);
   gemm_.kernel = kernelNamed(built, variant, variant.entry, origin_);
   figures_ = kernelFigures(gemm_.kernel, device_, info_, gemm_.shape, variant.entry, built.log);
   checkBuiltKernel(info_, variant, gemm_.shape, figures_);
-  if (variant.wave_split) chooseWaveSplit(variant, defines, target, options, log);
+  if (variant.wave_split) chooseWaveSplit(variant, defines, target, log);
+  if (strip_ && variant.strips_in_gemm) chooseStripsInGemm(variant, defines, target, log);
   if (strip_) strip_ = helperLaunch(built, variant, variant.strip_entry, strip_->shape);
   if (!variant.transpose_b_entry.empty())
     transpose_ = helperLaunch(built, variant, variant.transpose_b_entry, transpose_shape);
@@ -132,42 +131,72 @@ KernelPlan::KernelPlan(const Variant& variant, const ResolvedDefines& defines,
       copies_[c] = helperLaunch(built, variant, variant.pad_entry, copyShape(variant, c));
 }
 
-// The split of the last round of tiles (Variant::wave_split) for the places the built kernel has:
-// compute units x the work-groups one holds, where the registers are known (figures_.occupancy).
-// The split's defines change the build, and ptxas may give it more registers (145-156 for 124-144
-// at some tilings on the H100, where NVIDIA's OpenCL takes no register limit): where the split
-// build holds fewer work-groups per compute unit than the plain one, the split is dropped and the
-// plain build kept.
+// The split of the last round of tiles (Variant::wave_split) for the places the built kernel has
+// (places()), its build taken by rebuildAsLine: where that holds fewer work-groups per compute
+// unit than the plain one, the split is dropped and the plain build kept.
 void KernelPlan::chooseWaveSplit(const Variant& variant, const ResolvedDefines& defines,
-                                 const PlanTarget& target, const std::string& options,
-                                 std::ostream* log) {
+                                 const PlanTarget& target, std::ostream* log) {
   const PaddedSizes g = tiledSize();
-  const long long slots =
-      figures_.occupancy ? 1LL * info_.compute_units * figures_.occupancy->groups_per_unit : 0;
-  const std::optional<WaveSplit> split = variant.wave_split(defines, g.m, g.n, g.k, slots);
+  const std::optional<WaveSplit> split = variant.wave_split(defines, g.m, g.n, g.k, places());
   if (!split) return;
-  const std::vector<ResolvedDefine> split_defines = {
-      {"SPLIT", "1", "problem"},
-      {"SK_WHOLE", std::to_string(split->whole), "problem"},
-      {"SK_PARTS", std::to_string(split->parts), "problem"}};
-  std::string split_options = options;
-  for (const auto& d : split_defines) split_options += " -D " + d.name + "=" + d.value;
-  const BuiltProgram& built = buildLogged(target, variant, split_options, log);
-  // A line of work-groups: the kernel finds its tile from its group's index.
+  if (rebuildAsLine(variant, target,
+                    {{"SPLIT", "1", "problem"},
+                     {"SK_WHOLE", std::to_string(split->whole), "problem"},
+                     {"SK_PARTS", std::to_string(split->parts), "problem"}},
+                    split->groups(), log))
+    split_ = split;
+}
+
+// The edge strips in the GEMM's own launch (Variant::strips_in_gemm), where the variant takes
+// them: the GEMM built again with STRIPS_IN_GEMM, launched as a line of the strips' own
+// work-groups (if any), then the GEMM's (its grid's blocks, or its split's line), and no launch
+// of strip_entry after it. As with the split, a build that holds fewer work-groups per compute
+// unit than the one before is dropped, and the strips keep their launch.
+void KernelPlan::chooseStripsInGemm(const Variant& variant, const ResolvedDefines& defines,
+                                    const PlanTarget& target, std::ostream* log) {
+  const std::size_t local = gemm_.shape.local[0] * gemm_.shape.local[1];
+  const long long gemm_groups = (long long)(gemm_.shape.global[0] * gemm_.shape.global[1] / local);
+  const std::optional<int> own = variant.strips_in_gemm(
+      defines, *strips_, rm_.m, rm_.n, rm_.k, gemm_groups, places(), split_ ? split_->parts : 1);
+  if (!own) return;
+  if (rebuildAsLine(variant, target, {{"STRIPS_IN_GEMM", "1", "problem"}}, gemm_groups + *own,
+                    log)) {
+    strips_in_gemm_ = own;
+    strip_.reset();
+  }
+}
+
+// The work-groups the device runs at once, for the built GEMM: compute units x the work-groups
+// one holds, where its registers are known (figures_.occupancy); 0: unknown.
+long long KernelPlan::places() const {
+  return figures_.occupancy ? 1LL * info_.compute_units * figures_.occupancy->groups_per_unit : 0;
+}
+
+// The GEMM built again with `extra` defines and launched as a line of `groups` work-groups (the
+// kernel finds its tile from its group's index), where that build holds as many work-groups per
+// compute unit as the one before: ptxas may give it more registers (145-156 for 124-144 at some
+// tilings on the H100, where NVIDIA's OpenCL takes no register limit). Whether it was taken.
+bool KernelPlan::rebuildAsLine(const Variant& variant, const PlanTarget& target,
+                               const std::vector<ResolvedDefine>& extra, long long groups,
+                               std::ostream* log) {
+  std::string options = gemm_options_;
+  for (const auto& d : extra) options += " -D " + d.name + "=" + d.value;
+  const BuiltProgram& built = buildLogged(target, variant, options, log);
   LaunchShape shape = gemm_.shape;
-  shape.global = {std::size_t(split->groups()) * shape.local[0], shape.local[1]};
+  shape.global = {std::size_t(groups) * shape.local[0], shape.local[1]};
   cl::Kernel kernel = kernelNamed(built, variant, variant.entry, origin_);
   const KernelFigures figures =
       kernelFigures(kernel, device_, info_, shape, variant.entry, built.log);
   if (figures.occupancy && figures_.occupancy &&
       figures.occupancy->groups_per_unit < figures_.occupancy->groups_per_unit)
-    return;
+    return false;
   checkBuiltKernel(info_, variant, shape, figures);
   gemm_.kernel = kernel;
   gemm_.shape = shape;
   figures_ = figures;
-  split_ = split;
-  derived_.insert(derived_.end(), split_defines.begin(), split_defines.end());
+  gemm_options_ = options;
+  derived_.insert(derived_.end(), extra.begin(), extra.end());
+  return true;
 }
 
 // A helper kernel of the built program, its launch checked against the device.
@@ -416,6 +445,14 @@ std::vector<Launch> KernelPlan::bind(const PlanOperands& o, double alpha, double
     if (split_) {
       k.setArg(8, split_sums_);
       k.setArg(9, split_counts_);
+    }
+    if (strips_in_gemm_) {
+      // The caller's sizes (the GEMM's may be padded) and the strips' own work-groups.
+      const cl_uint first = split_ ? 10 : 8;
+      k.setArg(first, rm_.m);
+      k.setArg(first + 1, rm_.n);
+      k.setArg(first + 2, rm_.k);
+      k.setArg(first + 3, *strips_in_gemm_);
     }
     if (shapes_in_kernel_) {
       // Copies are packed and start at 0: a matrix the kernel reads as stored keeps its leading

@@ -83,7 +83,12 @@ class KernelPlan {
   LaunchShape copyShape(const Variant& variant, Copy c) const;
   LaunchShape packShape(const Variant& variant, int operand) const;
   void chooseWaveSplit(const Variant& variant, const ResolvedDefines& defines,
-                       const PlanTarget& target, const std::string& options, std::ostream* log);
+                       const PlanTarget& target, std::ostream* log);
+  void chooseStripsInGemm(const Variant& variant, const ResolvedDefines& defines,
+                          const PlanTarget& target, std::ostream* log);
+  long long places() const;
+  bool rebuildAsLine(const Variant& variant, const PlanTarget& target,
+                     const std::vector<ResolvedDefine>& extra, long long groups, std::ostream* log);
   void bindStrips(const cl::Buffer& a, const cl::Buffer& b, const cl::Buffer& c, double alpha,
                   double beta);
   void allocateScratch(const ScratchAllocator& scratch);
@@ -133,6 +138,10 @@ class KernelPlan {
   // m0 ... M - 1 (every column), then columns n0 ... N - 1 of the rows above.
   std::optional<EdgeStrips> strips_;
   std::optional<Launch> strip_;
+  // Or the strips in the GEMM's own launch (Variant::strips_in_gemm): work-groups of their own
+  // first in its line (> 0), or a share in every work-group (0).
+  std::optional<int> strips_in_gemm_;
+  std::string gemm_options_;  // the GEMM's build options, with the split's and the strips' defines
   // Copies: the padded problem, which copies are made, their launches.
   std::optional<PaddedSizes> padded_;
   bool a_k_major_ = false;  // the GEMM reads A^T, K x M (Variant::a_k_major)
