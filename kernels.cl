@@ -1472,6 +1472,9 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 #endif
 
 #define SA_THREADS ((BM / TM) * (BN / TN))
+#if STRIPS_IN_GEMM && (SA_THREADS % 16 != 0 || STAGES * BK * (BM + PADA) < 8 * SA_THREADS)
+#error "STRIPS_IN_GEMM: threads a multiple of 16, A's buffers 8 floats per thread (the host's rule)"
+#endif
 #if A_KM
 #define SA_COPIES_A (BM * BK / 4 / SA_THREADS)  // 16-byte copies of A^T per work-item and tile
 #else

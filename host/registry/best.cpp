@@ -260,9 +260,9 @@ Variant simtAsync() {
         {0, 1}},
        {"PEEL_MAX",
         8,
-        "sizes off the tiles: last rows or columns of C up to this many are computed by a "
-        "helper after the GEMM (gemm_edge_strip, timed with it) instead of a block moved back "
-        "inside C or padded (0: never)",
+        "sizes off the tiles: last rows or columns of C up to this many are computed apart from "
+        "the GEMM's blocks (in its launch, or by gemm_edge_strip after it, timed with it: "
+        "FUSE_STRIPS) instead of a block moved back inside C or padded (0: never)",
         {0, 8}},
        {"FUSE_STRIPS",
         1,

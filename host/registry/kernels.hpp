@@ -244,10 +244,10 @@ struct Variant {
   // own first in its line (n > 0), or a share in every work-group (0). Called with the strips
   // of the caller's m x n x k problem, the GEMM's `gemm_groups` work-groups (its grid's, or its
   // split's line), the `slots` places the device has for them (0: unknown) and the `parts` of K
-  // of its split (1: none). The plan then builds the kernel with
-  // STRIPS_IN_GEMM = 1, launches it as a line of n + gemm_groups work-groups, and passes it the
-  // caller's M, N and K and n after its other arguments; a build that holds fewer work-groups
-  // per compute unit than the one without keeps the launch after.
+  // of its split (1: none). The plan then builds the kernel with STRIPS_IN_GEMM = 1, launches it
+  // as a line of n + gemm_groups work-groups, and passes it the caller's M, N and K and n after
+  // its other arguments; a build that holds fewer work-groups per compute unit than the one
+  // without keeps the launch after.
   std::function<std::optional<int>(const ResolvedDefines&, const EdgeStrips& strips, int m, int n,
                                    int k, long long gemm_groups, long long slots, int parts)>
       strips_in_gemm;
