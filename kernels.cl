@@ -1626,10 +1626,14 @@ inline void sa_wait(const int first) {
 #define ES_LINES 16
 #define ES_DEPTH 8
 #define ES_BATCH 16
-// The groups of both strips.
+// The groups of a strip `lines` across and `depth` deep.
+inline int es_strip_groups(const int lines, const int depth) {
+  return (lines + ES_LINES - 1) / ES_LINES * ((depth + ES_DEPTH - 1) / ES_DEPTH);
+}
+// The groups of both strips: the rows below m0 (N lines, M - m0 deep), then the columns right of
+// n0 (m0 lines, N - n0 deep).
 inline int es_groups(const int M, const int N, const int m0, const int n0) {
-  return (N + ES_LINES - 1) / ES_LINES * ((M - m0 + ES_DEPTH - 1) / ES_DEPTH) +
-         (m0 + ES_LINES - 1) / ES_LINES * ((N - n0 + ES_DEPTH - 1) / ES_DEPTH);
+  return es_strip_groups(N, M - m0) + es_strip_groups(m0, N - n0);
 }
 // Group `og`'s line `lane`, K's slice `slice` of `slices`: the work-items of a work-group
 // (slices x 16 of them, every one calling this) add their slices' sums in order through `sums`
@@ -1642,7 +1646,7 @@ inline void es_outputs(const int og, const int lane, const int slice, const int 
                        const int ldc, const int m0, const int n0, __local float* sums) {
   // The rows below m0 first (lines: columns of B; depth: rows of A), then the columns right of
   // n0 (lines: rows of A; depth: columns of B).
-  const int bottom_groups = (N + ES_LINES - 1) / ES_LINES * ((M - m0 + ES_DEPTH - 1) / ES_DEPTH);
+  const int bottom_groups = es_strip_groups(N, M - m0);
   const bool bottom = og < bottom_groups;
   const int g = bottom ? og : og - bottom_groups;
   const int lines = bottom ? N : m0;
@@ -1726,11 +1730,11 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
   int group = get_group_id(0);
 #if STRIPS_IN_GEMM
   // The strips' groups (es_outputs, SA_THREADS / 16 slices of K each, summed through A's local
-  // buffers), in this launch rather than one after it (23 us of 2049^3's 400
-  // on the H100): the first strip_groups work-groups take them all, beside the tiles on places
-  // the last round leaves idle, where the host finds that they end within a work-group's K-steps;
-  // otherwise every work-group takes its share before its tile. A's lines are K apart (M with
-  // A_KM), B's and C's N: the GEMM's sizes, padded or not.
+  // buffers), in this launch rather than one after it (23 us of 2049^3's 400 on the H100): the
+  // first strip_groups work-groups take them all, beside the tiles on places the last round
+  // leaves idle, where the host finds that they end within a work-group's K-steps; otherwise
+  // every work-group takes its share before its tile. A's lines are K apart (M with A_KM), B's and
+  // C's N: the GEMM's sizes, padded or not.
   if (strip_groups == 0 || group < strip_groups) {
     const int m0 = PEEL_M ? (M - 1) / BM * BM : strip_m, n0 = PEEL_N ? (N - 1) / BN * BN : strip_n;
     const int count = es_groups(strip_m, strip_n, m0, n0);
