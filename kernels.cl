@@ -1635,10 +1635,10 @@ inline int es_strip_groups(const int lines, const int depth) {
 inline int es_groups(const int M, const int N, const int m0, const int n0) {
   return es_strip_groups(N, M - m0) + es_strip_groups(m0, N - n0);
 }
-// Group `og`'s line `lane`, K's slice `slice` of `slices`: the work-items of a work-group
-// (slices x 16 of them, every one calling this) add their slices' sums in order through `sums`
-// (slices x ES_DEPTH x 16 floats), and slice 0 stores C. Barriers inside: the whole work-group
-// calls it.
+// Group `og`, by the work-items of a work-group (slices x 16 of them at (lane, slice), every one
+// calling this), each taking a line of the group and one of `slices` slices of K (below): they add
+// their slices' sums in order through `sums` (slices x ES_DEPTH x 16 floats), and slice 0 stores
+// C. Barriers inside: the whole work-group calls it.
 inline void es_outputs(const int og, const int lane, const int slice, const int slices, const int M,
                        const int N, const int K, const float alpha, const float beta,
                        __global const float* restrict A, const int lda,
@@ -1651,9 +1651,20 @@ inline void es_outputs(const int og, const int lane, const int slice, const int 
   const int g = bottom ? og : og - bottom_groups;
   const int lines = bottom ? N : m0;
   const int across = (lines + ES_LINES - 1) / ES_LINES;
-  const int line = g % across * ES_LINES + lane;
   const int d0 = g / across * ES_DEPTH;  // the first row below m0, or column right of n0
   const int depth = min(ES_DEPTH, (bottom ? M - m0 : N - n0) - d0);
+  // Which line and slice this work-item takes. Where the own lines are A's rows (row-major A),
+  // each one's K is contiguous but the lines lda apart: with 16 lines across a warp each of its
+  // loads touched 32 sectors (1024 x 1025 x 1024's one column took 14 us after the GEMM on the
+  // H100, 1025 x 1024 x 1024's one row 6). There 4 consecutive k of a line go to consecutive
+  // work-items, 8 lines per warp, so that a load touches 8 sectors of A and the shared values
+  // (B's row k from n0) 4: helpers 14 -> 8.5 us, 2056^3's eight columns 41 -> 35 us (w = 2 and 8
+  // measured: docs/performance.md). K's slices then go in blocks of w = 4, each block a range of
+  // K whose k its four take in turn; elsewhere (w = 1) a slice is a range of K.
+  const int w = !bottom && !A_KM && slices % 4 == 0 ? 4 : 1;
+  const int item = slice * ES_LINES + lane, sub = item % (ES_LINES * w);
+  const int my_lane = sub / w, my_slice = item / (ES_LINES * w) * w + sub % w;
+  const int line = g % across * ES_LINES + my_lane;
   const bool inside = line < lines;
   // A's value (row, k) at A[row * a_row + k * a_k].
 #if A_KM
@@ -1670,31 +1681,33 @@ inline void es_outputs(const int og, const int lane, const int slice, const int 
   float sum[ES_DEPTH];
   _Pragma("unroll") for (int j = 0; j < ES_DEPTH; ++j) sum[j] = 0.0f;
   if (inside) {
-    const int k_end = (slice + 1) * K / slices;
-    int k = slice * K / slices;
-    for (; k + ES_BATCH <= k_end; k += ES_BATCH) {
+    // This slice's k: every w-th of its block's range of K.
+    const int blocks = slices / w, block = my_slice / w;
+    const int k_end = (block + 1) * K / blocks;
+    int k = block * K / blocks + my_slice % w;
+    for (; k + (ES_BATCH - 1) * w < k_end; k += ES_BATCH * w) {
       float v[ES_BATCH];
-      _Pragma("unroll") for (int u = 0; u < ES_BATCH; ++u) v[u] = own[(k + u) * own_k];
+      _Pragma("unroll") for (int u = 0; u < ES_BATCH; ++u) v[u] = own[(k + u * w) * own_k];
       _Pragma("unroll") for (int j = 0; j < ES_DEPTH; ++j) {
         if (j < depth) {
           _Pragma("unroll") for (int u = 0; u < ES_BATCH; ++u) sum[j] =
-              fma(shared[j * shared_j + (k + u) * shared_k], v[u], sum[j]);
+              fma(shared[j * shared_j + (k + u * w) * shared_k], v[u], sum[j]);
         }
       }
     }
-    for (; k < k_end; ++k) {
+    for (; k < k_end; k += w) {
       const float v = own[k * own_k];
       _Pragma("unroll") for (int j = 0; j < ES_DEPTH; ++j) if (j < depth) sum[j] =
           fma(shared[j * shared_j + k * shared_k], v, sum[j]);
     }
   }
   _Pragma("unroll") for (int j = 0; j < ES_DEPTH; ++j)
-      sums[(slice * ES_DEPTH + j) * ES_LINES + lane] = sum[j];
+      sums[(my_slice * ES_DEPTH + j) * ES_LINES + my_lane] = sum[j];
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (slice == 0 && inside) {
+  if (my_slice == 0 && inside) {
     for (int j = 0; j < depth; ++j) {
-      float total = sums[j * ES_LINES + lane];
-      for (int s = 1; s < slices; ++s) total += sums[(s * ES_DEPTH + j) * ES_LINES + lane];
+      float total = sums[j * ES_LINES + my_lane];
+      for (int s = 1; s < slices; ++s) total += sums[(s * ES_DEPTH + j) * ES_LINES + my_lane];
       const int row = bottom ? m0 + d0 + j : line, col = bottom ? line : n0 + d0 + j;
       store_c(C, row * ldc + col, total, alpha, beta);
     }
