@@ -1661,7 +1661,8 @@ inline void es_outputs(const int og, const int lane, const int slice, const int 
   // (B's row k from n0) 4: helpers 14 -> 8.5 us, 2056^3's eight columns 41 -> 35 us (w = 2 and 8
   // measured: docs/performance.md). K's slices then go in blocks of w = 4, each block a range of
   // K whose k its four take in turn; elsewhere (w = 1) a slice is a range of K.
-  const int w = !bottom && !A_KM && slices % 4 == 0 ? 4 : 1;
+  const bool a_rows = A_KM == 0;  // a variable: `&& !A_KM` is a constant operand to clang
+  const int w = !bottom && a_rows && slices % 4 == 0 ? 4 : 1;
   const int item = slice * ES_LINES + lane, sub = item % (ES_LINES * w);
   const int my_lane = sub / w, my_slice = item / (ES_LINES * w) * w + sub % w;
   const int line = g % across * ES_LINES + my_lane;
@@ -1726,7 +1727,7 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
 #if STRIPS_IN_GEMM
     ,
     const int strip_m, const int strip_n, const int strip_k,  // the caller's M, N and K
-    const int strip_groups  // work-groups of strips first in the line; 0: every one takes a share
+    const int strip_groups  // work-groups of strips last in the line; 0: every one takes a share
 #endif
 ) {
   // Rows of a multiple of 4 floats, 16-byte aligned: every float4 read is one 128-bit load.
@@ -1737,27 +1738,30 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
   const int tid = ty * (BN / TN) + tx;
   const int k_steps = EDGE ? (K + BK - 1) / BK : K / BK;  // the last one partial with EDGE
 #if SPLIT || STRIPS_IN_GEMM
-  // A line of work-groups: with STRIPS_IN_GEMM the edge strips first, then with SPLIT whole tiles
-  // up to SK_WHOLE and SK_PARTS per tile after them, each a range of its K-steps (part -1: the
-  // whole tile), or a tile each.
-  int group = get_group_id(0);
+  // A line of work-groups: with SPLIT whole tiles up to SK_WHOLE and SK_PARTS per tile after
+  // them, each a range of its K-steps (part -1: the whole tile), or a tile each; then with
+  // STRIPS_IN_GEMM the edge strips' own work-groups.
+  const int group = get_group_id(0);
 #if STRIPS_IN_GEMM
   // The strips' groups (es_outputs, SA_THREADS / 16 slices of K each, summed through A's local
   // buffers), in this launch rather than one after it (23 us of 2049^3's 400 on the H100): the
-  // first strip_groups work-groups take them all, beside the tiles on places the last round
+  // last strip_groups work-groups take them all, beside the tiles on places the last round
   // leaves idle, where the host finds that they end within a work-group's K-steps; otherwise
-  // every work-group takes its share before its tile. A's lines are K apart (M with A_KM), B's and
-  // C's N: the GEMM's sizes, padded or not.
-  if (strip_groups == 0 || group < strip_groups) {
+  // every work-group takes its share before its tile. Last, not first: the GPU places a launch's
+  // work-groups in their order, and an unsplit 1024 x 1025 x 1024 on the H100 (128 tiles, four
+  // work-groups per SM) with 64 strip work-groups first had two tiles on 29 SMs and none on 33 that
+  // held strips (%smid), 0.112 ms against 0.070 (docs/performance.md). A's lines are K apart (M
+  // with A_KM), B's and C's N: the GEMM's sizes, padded or not.
+  const int strip0 = strip_groups > 0 ? get_num_groups(0) - strip_groups : 0;
+  if (strip_groups == 0 || group >= strip0) {
     const int m0 = PEEL_M ? (M - 1) / BM * BM : strip_m, n0 = PEEL_N ? (N - 1) / BN * BN : strip_n;
     const int count = es_groups(strip_m, strip_n, m0, n0);
     const int step = strip_groups > 0 ? strip_groups : get_num_groups(0);
-    for (int og = group; og < count; og += step)
+    for (int og = group - strip0; og < count; og += step)
       es_outputs(og, tid % ES_LINES, tid / ES_LINES, SA_THREADS / ES_LINES, strip_m, strip_n,
                  strip_k, alpha, beta, A, A_KM ? M : K, B, N, C, N, m0, n0, &As[0][0][0]);
     if (strip_groups > 0) return;
   }
-  group -= strip_groups;
 #endif
 #if SPLIT
   __local int sa_last;  // whether this work-group is its tile's last part

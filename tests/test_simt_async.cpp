@@ -172,6 +172,11 @@ TEST(SimtAsyncConstraints, LocalMemoryCountsEveryStage) {
   EXPECT_EQ(v.local_mem_bytes(d, sizeof(float)), std::size_t(3 * 8 * 264 * 4));
 }
 
+// The kernel's row-major view of an m x n x k problem stored as `shape` says.
+clgemm::RowMajorGemm rowMajorOf(int m, int n, int k, const clgemm::GemmShape& shape) {
+  return clgemm::rowMajorGemm(m, n, k, clgemm::gemmStorage(m, n, k, shape));
+}
+
 // ------------------------------------------------------------------------------------------------
 // The split of the last round of tiles along K (splitLastWave), worked out by hand from its rule:
 // rest = tiles % slots tiles in the last round, each in parts = min(slots / rest, kMaxWaveParts,
@@ -188,21 +193,45 @@ TEST(SimtAsyncWaveSplit, TheLastRoundOfTheH100At2049IsSplitInTen) {
   EXPECT_EQ(*split, (WaveSplit{264, 25, 10, 128 * 128}));
   EXPECT_EQ(split->groups(), 514);
   // As simt-async's entry works it out from the defines and the problem, SPLIT_SLOTS over the
-  // device's places: 2049 / 128 rounded up, 2049 / 16 rounded up.
+  // device's places: 2052 / 128 and 2052 / 16 rounded up, as for 2049 (whose B, N % 4 = 1, is
+  // not split: below).
   const auto& v = registryVariant("simt-async");
   ASSERT_TRUE(v.wave_split);
-  EXPECT_EQ(v.wave_split(clgemm_test::definesOf(v, {}), 2049, 2049, 2049, 264), split);
-  EXPECT_EQ(v.wave_split(clgemm_test::definesOf(v, {"SPLIT_SLOTS=264"}), 2049, 2049, 2049, 0),
-            split);
+  const auto wave = [&](const std::vector<std::string>& args, int size, long long slots) {
+    return v.wave_split(clgemm_test::definesOf(v, args),
+                        rowMajorOf(size, size, size, clgemm::GemmShape{}), size, size, size, slots);
+  };
+  EXPECT_EQ(wave({}, 2052, 264), split);
+  EXPECT_EQ(wave({"SPLIT_SLOTS=264"}, 2052, 0), split);
   // SPLIT_SLOTS = 1 overrides the device's places: never split.
-  EXPECT_EQ(v.wave_split(clgemm_test::definesOf(v, {"SPLIT_SLOTS=1"}), 2049, 2049, 2049, 264),
-            std::nullopt);
+  EXPECT_EQ(wave({"SPLIT_SLOTS=1"}, 2052, 264), std::nullopt);
   // The device's places unknown (0): no split.
-  EXPECT_EQ(v.wave_split(clgemm_test::definesOf(v, {}), 2049, 2049, 2049, 0), std::nullopt);
-  // BM x BN x BK = 64 x 128 x 8, 2049^3: 33 x 17 = 561 tiles, 257 K-steps; 561 % 264 = 33 left,
+  EXPECT_EQ(wave({}, 2052, 0), std::nullopt);
+  // BM x BN x BK = 64 x 128 x 8, 2052^3: 33 x 17 = 561 tiles, 257 K-steps; 561 % 264 = 33 left,
   // 264 / 33 = 8 parts, slots of 64 x 128.
-  EXPECT_EQ(v.wave_split(clgemm_test::definesOf(v, {"BM=64", "BK=8"}), 2049, 2049, 2049, 264),
-            (WaveSplit{528, 33, 8, 64 * 128}));
+  EXPECT_EQ(wave({"BM=64", "BK=8"}, 2052, 264), (WaveSplit{528, 33, 8, 64 * 128}));
+}
+
+// Where B's lines do not start on 16 bytes (N % 4 != 0) the kernel's edges copy it four bytes at
+// a time, and that GEMM gained nothing from a split on the H100: none there. Its padded copies
+// are aligned: split.
+TEST(SimtAsyncWaveSplit, NoneWhereBIsCopiedFourBytesAtATime) {
+  const auto& v = registryVariant("simt-async");
+  const auto wave = [&](const std::vector<std::string>& args, int m, int n, int k) {
+    // The grid of the blocks inside C (the strips take the last few rows and columns), on the
+    // H100's 132 SMs x 3 work-groups.
+    return v.wave_split(clgemm_test::definesOf(v, args), rowMajorOf(m, n, k, clgemm::GemmShape{}),
+                        m / 64 * 64, n / 128 * 128, k, 396);
+  };
+  const std::vector<std::string> tiles = {"BM=64", "BN=128"};
+  // 16 x 8 tiles for 396 places: 3 parts of 65 K-steps.
+  EXPECT_EQ(wave(tiles, 1028, 1028, 1028), (WaveSplit{0, 128, 3, 64 * 128}));
+  EXPECT_EQ(wave(tiles, 1025, 1028, 1025), (WaveSplit{0, 128, 3, 64 * 128}));
+  for (const int n : {1025, 1026, 1027})
+    EXPECT_EQ(wave(tiles, 1024, n, 1024), std::nullopt) << "N = " << n;
+  std::vector<std::string> padded = tiles;
+  padded.push_back("PAD_FROM_UNALIGNED=0");
+  EXPECT_TRUE(wave(padded, 1025, 1025, 1025).has_value());
 }
 
 TEST(SimtAsyncWaveSplit, NothingWhereTheLastRoundIsFullOrOverHalfFullOrThePlacesUnknown) {
@@ -539,11 +568,6 @@ INSTANTIATE_TEST_SUITE_P(
         SplitTiles{Tiles{64, 128, 8, 8, 16, 5, 1}, 11, 2, 5}),
     [](const auto& info) { return splitLabel(info.param); });
 
-// The kernel's row-major view of an m x n x k problem stored as `shape` says.
-clgemm::RowMajorGemm rowMajorOf(int m, int n, int k, const clgemm::GemmShape& shape) {
-  return clgemm::rowMajorGemm(m, n, k, clgemm::gemmStorage(m, n, k, shape));
-}
-
 // That a problem's derived `defines` hold PEEL_M and PEEL_N, in that order, 1 where the last rows
 // (`rows`) or the last columns (`cols`) are left to gemm_edge_strip, else 0.
 void expectPeel(const std::vector<clgemm::ResolvedDefine>& defines, bool rows, bool cols) {
@@ -769,8 +793,10 @@ TEST_F(SimtAsyncPlan, SplitSlotsSplitTheLastRoundAlongKAndEachLaunchLeavesTheCou
       // Edges (EDGE = 1): 3 x 2 blocks, 101 / 8 -> 13 K-steps. 5 places: 1 tile left, 5 parts by
       // the places, 13 / 4 = 3 by the K-steps.
       {"NN edge, 5 places", 130, 68, 101, nn, with({"SPLIT_SLOTS=5"}), 3, 2, 5, 3, 1},
-      // N odd (VEC_N = 0), 16 places: all 6 tiles left, 16 / 6 = 2 parts.
-      {"NN edge, N odd, 16 places", 131, 67, 101, nn, with({"SPLIT_SLOTS=16"}), 3, 2, 0, 2, 1},
+      // N odd, 16 places: all 6 tiles left, but B copied four bytes at a time (VEC_N = 0): no
+      // split. With N a multiple of 4, 16 / 6 = 2 parts.
+      {"NN edge, N odd, 16 places", 131, 67, 101, nn, with({"SPLIT_SLOTS=16"}), 3, 2, 0, 0, 1},
+      {"NN edge, N = 68, 16 places", 131, 68, 101, nn, with({"SPLIT_SLOTS=16"}), 3, 2, 0, 2, 1},
       // Padded to 192 x 128 x 104 (A, B, C in, C out copied): 3 x 2 blocks, 13 K-steps; 4
       // places: 2 tiles left, 4 / 2 = 2 parts.
       {"NN padded from PAD_FROM, 4 places", 130, 68, 101, nn, with({"PAD_FROM=0", "SPLIT_SLOTS=4"}),
@@ -871,7 +897,7 @@ TEST_F(SimtAsyncPlan, SplitSlotsSplitTheLastRoundAlongKAndEachLaunchLeavesTheCou
 // Edge strips (PEEL_MAX 8 on 64 x 64 tiles): the GEMM's grid covers the blocks inside C, or its
 // line the split of those, and the last rows (every column) and the last columns (the rows
 // above) are computed by gemm_edge_strip, launched once after it (FUSE_STRIPS 0), or in the
-// GEMM's launch (FUSE_STRIPS 1): by work-groups of their own first in its line where their
+// GEMM's launch (FUSE_STRIPS 1): by work-groups of their own last in its line where their
 // chains of loads are short against the GEMM's K-steps (the places unknown on pocl: 8 of them, or
 // as many as the strips' groups), else by every work-group of a split GEMM, else still after it.
 // A group: 16 columns of up to 8 rows below, or 16 rows of up to 8 columns to the right. On the
@@ -918,7 +944,11 @@ TEST_F(SimtAsyncPlan, EdgeStripsComputeTheLastFewRowsAndColumnsAfterTheGemm) {
       {"PEEL_MAX 1", 130, 66, 37, nn, with({"PEEL_MAX=1"}), 130, 66, 6, 1},
       // The split of the blocks inside C (2 x 2 tiles, 16 places: 4 parts of 13 K-steps, 3 by the
       // K-steps), so its grid counts only those.
-      {"NN split", 129, 130, 101, nn, with({"PEEL_MAX=8", "SPLIT_SLOTS=16"}), 128, 128, 12, 2},
+      {"NN split", 129, 132, 101, nn, with({"PEEL_MAX=8", "SPLIT_SLOTS=16"}), 128, 128, 12, 2},
+      // B copied four bytes at a time (N % 4 = 2): no split; 12 places idle of 16, 17 groups for
+      // 12 work-groups of their own, last in the line.
+      {"NN N = 2 mod 4, SPLIT_SLOTS", 129, 130, 101, nn, with({"PEEL_MAX=8", "SPLIT_SLOTS=16"}),
+       128, 128, 4, 2, false, 12, true},
       // Padded (192 x 192 x 40): A^T and B copied, C in and out; the strips read the copies.
       {"NN padded, 1 row, 2 columns", 129, 130, 37, nn,
        with({"PEEL_MAX=8", "PAD_FROM_UNALIGNED=0"}), 128, 128, 4, 5, true},
@@ -1045,9 +1075,13 @@ TEST(SimtAsyncStripsInGemm, OwnWorkGroupsOnIdlePlacesWhereTheirLoadsEndInTimeEls
   EXPECT_EQ(in_gemm({"BK=32"}, 4097, 1024, 264, 1), 32);
   EXPECT_EQ(in_gemm({"BK=32"}, 4104, 1024, 264, 1), 32);
   EXPECT_EQ(in_gemm({"BK=32"}, 8193, 4096, 264, 1), 64);
-  // The places unknown (one round) or SPLIT_SLOTS in their place.
+  // The places unknown (one round) or SPLIT_SLOTS in their place; SPLIT_SLOTS = 1 (never split)
+  // leaves the device's: 1024 x 1025 x 1024 unsplit, 128 tiles on 528 places, 400 idle, 64 of
+  // them for 129 groups of 9 trips (not 8 for one place, whose chain of 17 x 9 trips took 0.11 ms).
   EXPECT_EQ(in_gemm({}, 2049, 256, 0, 1), 8);
   EXPECT_EQ(in_gemm({"SPLIT_SLOTS=300"}, 2049, 256, 264, 1), 44);
+  EXPECT_EQ(in_gemm({"SPLIT_SLOTS=1"}, 2049, 256, 264, 1), 8);
+  EXPECT_EQ(in_gemm({"BM=64", "BN=128", "SPLIT_SLOTS=1"}, 1025, 128, 528, 1), 64);
   // 1025^3 (128 threads, 3 parts of 65 K-steps): 12 work-groups of 11 x 9 trips against 2.4 x 21
   // K-steps: every work-group.
   EXPECT_EQ(in_gemm({"BM=64", "BN=128"}, 1025, 384, 396, 3), 0);

@@ -149,10 +149,21 @@ bool simtAsyncReadsATransposed(const ResolvedDefines& d, const RowMajorGemm& g) 
   return g.a.transposed || padded || harmonicMeanAtLeast(g.m, g.n, g.k, d.param("AT_FROM"));
 }
 
-// simt-async's split of its last round of tiles along K (splitLastWave): BM x BN blocks of the
-// problem the kernel runs (padded or not), BK-deep K-steps, on `slots` places or SPLIT_SLOTS.
-std::optional<WaveSplit> simtAsyncWaveSplit(const ResolvedDefines& d, int m, int n, int k,
-                                            long long slots) {
+// Whether simt-async copies B four bytes at a time (VEC_N = 0): on the kernel's edges, where B's
+// lines do not start on 16 bytes (N not a multiple of 4).
+bool simtAsyncCopiesBByFloats(const ResolvedDefines& d, const RowMajorGemm& g) {
+  return g.n % 4 != 0 && !simtAsyncPadding(d, g.m, g.n, g.k);
+}
+
+// simt-async's split of its last round of tiles along K (splitLastWave): the BM x BN blocks of
+// the problem the kernel runs (padded or not) that its grid covers, m x n, BK-deep K-steps, on
+// `slots` places or SPLIT_SLOTS. Not where B is copied four bytes at a time: that GEMM gained
+// nothing from its split on the H100 (1024 x 1025 x 1024: 0.069-0.072 ms in 2, 3 or 4 parts,
+// 0.068-0.070 unsplit; 1025^3-1029^3 0.072-0.074 unsplit against 0.075-0.084; the aligned one
+// 0.066 -> 0.062; docs/performance.md).
+std::optional<WaveSplit> simtAsyncWaveSplit(const ResolvedDefines& d, const RowMajorGemm& g, int m,
+                                            int n, int k, long long slots) {
+  if (simtAsyncCopiesBByFloats(d, g)) return std::nullopt;
   if (d.param("SPLIT_SLOTS") > 0) slots = d.param("SPLIT_SLOTS");
   const int bm = d.param("BM"), bn = d.param("BN"), bk = d.param("BK");
   const long long tiles = 1LL * ((m + bm - 1) / bm) * ((n + bn - 1) / bn);
@@ -180,7 +191,7 @@ std::optional<EdgeStrips> simtAsyncEdgeStrips(const ResolvedDefines& d, const Ro
 // group (16 lines by `depth` <= 8 rows or columns) x threads / 16 slices of K at a time, summed
 // through A's local buffers: not where the threads are not a multiple of 16, or those buffers
 // hold fewer than 8 floats per thread. Measured on the H100:
-//  - Work-groups of their own, first in the line, on the places the last round leaves idle (at
+//  - Work-groups of their own, last in the line, on the places the last round leaves idle (at
 //    least 8, at most 64): their loads are latency-bound (a round trip of 16 loads ~1.3 us at
 //    depth 1, ~1.9x that at depth 8, against ~2.9 us for a K-step of the GEMM at 2049^3), so
 //    they pay only where each one's chain (its groups x ceil(K / slices / 16) trips, weighted
@@ -199,7 +210,8 @@ std::optional<int> simtAsyncStripsInGemm(const ResolvedDefines& d, const EdgeStr
   const long long groups = strips.groups(m, n);
   if (d.param("FUSE_STRIPS") == 0 || threads % 16 != 0 || a_floats < 8 * threads || groups < 1)
     return std::nullopt;
-  if (d.param("SPLIT_SLOTS") > 0) slots = d.param("SPLIT_SLOTS");
+  // SPLIT_SLOTS = 1 says only "never split": the strips still have the device's places.
+  if (d.param("SPLIT_SLOTS") > 1) slots = d.param("SPLIT_SLOTS");
   const long long rest = slots > 0 ? gemm_groups % slots : 0;
   const long long idle = rest > 0 ? slots - rest : 0;
   const long long own = std::min(std::clamp(idle, 8LL, 64LL), groups);
@@ -331,7 +343,7 @@ Variant simtAsync() {
     std::vector<ResolvedDefine> defines = {
         {"A_KM", simtAsyncReadsATransposed(d, g) ? "1" : "0", "problem"},
         {"EDGE", edge ? "1" : "0", "problem"},
-        {"VEC_N", !edge || g.n % 4 == 0 ? "1" : "0", "problem"},
+        {"VEC_N", simtAsyncCopiesBByFloats(d, g) ? "0" : "1", "problem"},
         {"PEEL_M", strips && strips->m0 < g.m ? "1" : "0", "problem"},
         {"PEEL_N", strips && strips->n0 < g.n ? "1" : "0", "problem"}};
     return pad ? withPaddedSizes(defines, *pad) : defines;

@@ -218,15 +218,16 @@ struct Variant {
   std::function<std::size_t(const ResolvedDefines&, int n, int k)> gemm_packs_b;
 
   // Optional (simt-async): where the tiles leave the device's last round of work-groups partly
-  // idle, the split of that round's tiles along K for a device that runs `slots` work-groups at
+  // idle, the split of that round's tiles along K (the caller's problem in rowMajor's view; the
+  // m x n x k its grid covers, padded or not) for a device that runs `slots` work-groups at
   // once (compute units x the work-groups one holds, from the built kernel's registers and local
   // memory; 0 where the driver does not say); nothing: no split. The plan then builds the GEMM
   // again with the problem defines SPLIT=1, SK_WHOLE (whole) and SK_PARTS (parts), launches
   // groups() work-groups along dimension 0, and passes it, after C, a scratch of split_tiles x
   // parts x slot_floats floats and one of split_tiles ints, zeroed when allocated (the kernel
   // leaves them zero).
-  std::function<std::optional<WaveSplit>(const ResolvedDefines&, int m, int n, int k,
-                                         long long slots)>
+  std::function<std::optional<WaveSplit>(const ResolvedDefines&, const RowMajorGemm& problem, int m,
+                                         int n, int k, long long slots)>
       wave_split;
 
   // Optional (simt-async): where C's last rows or columns are too few for a block of their own
@@ -241,7 +242,7 @@ struct Variant {
   std::string strip_entry;
   // Optional, with edge_strips: whether the GEMM's own launch computes the strips instead of
   // strip_entry's launch after it (nothing: that launch), and how: in `n` work-groups of their
-  // own first in its line (n > 0), or a share in every work-group (0). Called with the strips
+  // own last in its line (n > 0), or a share in every work-group (0). Called with the strips
   // of the caller's m x n x k problem, the GEMM's `gemm_groups` work-groups (its grid's, or its
   // split's line), the `slots` places the device has for them (0: unknown) and the `parts` of K
   // of its split (1: none). The plan then builds the kernel with STRIPS_IN_GEMM = 1, launches it

@@ -139,7 +139,7 @@ class KernelPlan {
   std::optional<EdgeStrips> strips_;
   std::optional<Launch> strip_;
   // Or the strips in the GEMM's own launch (Variant::strips_in_gemm): work-groups of their own
-  // first in its line (> 0), or a share in every work-group (0).
+  // last in its line (> 0), or a share in every work-group (0).
   std::optional<int> strips_in_gemm_;
   std::string gemm_options_;  // the GEMM's build options, with the split's and the strips' defines
   // Copies: the padded problem, which copies are made, their launches.
