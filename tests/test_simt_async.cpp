@@ -1076,8 +1076,8 @@ TEST(SimtAsyncStripsInGemm, OwnWorkGroupsOnIdlePlacesWhereTheirLoadsEndInTimeEls
   EXPECT_EQ(in_gemm({"BK=32"}, 4104, 1024, 264, 1), 32);
   EXPECT_EQ(in_gemm({"BK=32"}, 8193, 4096, 264, 1), 64);
   // The places unknown (one round) or SPLIT_SLOTS in their place; SPLIT_SLOTS = 1 (never split)
-  // leaves the device's: 1024 x 1025 x 1024 unsplit, 128 tiles on 528 places, 400 idle, 64 of
-  // them for 129 groups of 9 trips (not 8 for one place, whose chain of 17 x 9 trips took 0.11 ms).
+  // leaves the device's: 1025^3 unsplit, 128 tiles on 528 places, 400 idle, 64 of them for 129
+  // groups of 9 trips (not 8 for one place, whose chain of 17 x 9 trips took 0.11 ms).
   EXPECT_EQ(in_gemm({}, 2049, 256, 0, 1), 8);
   EXPECT_EQ(in_gemm({"SPLIT_SLOTS=300"}, 2049, 256, 264, 1), 44);
   EXPECT_EQ(in_gemm({"SPLIT_SLOTS=1"}, 2049, 256, 264, 1), 8);
