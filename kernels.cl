@@ -1745,13 +1745,14 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
 #if STRIPS_IN_GEMM
   // The strips' groups (es_outputs, SA_THREADS / 16 slices of K each, summed through A's local
   // buffers), in this launch rather than one after it (23 us of 2049^3's 400 on the H100): the
-  // last strip_groups work-groups take them all, beside the tiles on places the last round
-  // leaves idle, where the host finds that they end within a work-group's K-steps; otherwise
-  // every work-group takes its share before its tile. Last, not first: the GPU places a launch's
-  // work-groups in their order, and an unsplit 1024 x 1025 x 1024 on the H100 (128 tiles, four
-  // work-groups per SM) with 64 strip work-groups first had two tiles on 29 SMs and none on 33 that
-  // held strips (%smid), 0.112 ms against 0.070 (docs/performance.md). A's lines are K apart (M
-  // with A_KM), B's and C's N: the GEMM's sizes, padded or not.
+  // last strip_groups work-groups take them all (the host's rule: one group each where the GEMM
+  // runs in one round, on the places it leaves or frees; beside the last round's tiles where
+  // their chains end within a work-group's K-steps); otherwise every work-group takes its share
+  // before its tile. Last, not first: the GPU places a launch's work-groups in their order, and
+  // an unsplit 1024 x 1025 x 1024 on the H100 (128 tiles, four work-groups per SM) with 64 strip
+  // work-groups first had two tiles on 29 SMs and none on 33 that held strips (%smid), 0.112 ms
+  // against 0.070 (docs/performance.md). A's lines are K apart (M with A_KM), B's and C's N: the
+  // GEMM's sizes, padded or not.
   const int strip0 = strip_groups > 0 ? get_num_groups(0) - strip_groups : 0;
   if (strip_groups == 0 || group >= strip0) {
     const int m0 = PEEL_M ? (M - 1) / BM * BM : strip_m, n0 = PEEL_N ? (N - 1) / BN * BN : strip_n;

@@ -943,12 +943,14 @@ TEST_F(SimtAsyncPlan, EdgeStripsComputeTheLastFewRowsAndColumnsAfterTheGemm) {
       // PEEL_MAX 1: two rows and two columns keep their blocks, moved back.
       {"PEEL_MAX 1", 130, 66, 37, nn, with({"PEEL_MAX=1"}), 130, 66, 6, 1},
       // The split of the blocks inside C (2 x 2 tiles, 16 places: 4 parts of 13 K-steps, 3 by the
-      // K-steps), so its grid counts only those.
-      {"NN split", 129, 132, 101, nn, with({"PEEL_MAX=8", "SPLIT_SLOTS=16"}), 128, 128, 12, 2},
-      // B copied four bytes at a time (N % 4 = 2): no split; 12 places idle of 16, 17 groups for
-      // 12 work-groups of their own, last in the line.
+      // K-steps), so its grid counts only those; its 12 work-groups in one round: a work-group of
+      // their own for each of the 17 groups.
+      {"NN split", 129, 132, 101, nn, with({"PEEL_MAX=8", "SPLIT_SLOTS=16"}), 128, 128, 12, 2,
+       false, 17},
+      // B copied four bytes at a time (N % 4 = 2): no split; 4 tiles in one round on 16 places,
+      // 17 work-groups of their own, last in the line.
       {"NN N = 2 mod 4, SPLIT_SLOTS", 129, 130, 101, nn, with({"PEEL_MAX=8", "SPLIT_SLOTS=16"}),
-       128, 128, 4, 2, false, 12, true},
+       128, 128, 4, 2, false, 17, true},
       // Padded (192 x 192 x 40): A^T and B copied, C in and out; the strips read the copies.
       {"NN padded, 1 row, 2 columns", 129, 130, 37, nn,
        with({"PEEL_MAX=8", "PAD_FROM_UNALIGNED=0"}), 128, 128, 4, 5, true},
@@ -963,7 +965,7 @@ TEST_F(SimtAsyncPlan, EdgeStripsComputeTheLastFewRowsAndColumnsAfterTheGemm) {
       // The split of the padded problem's blocks inside C: its grid counts 2 x 2 of the 3 x 3
       // padded tiles (M and N passed padded, 192: (M - 1) / BM block rows).
       {"NN padded split", 129, 130, 101, nn,
-       with({"PEEL_MAX=8", "PAD_FROM_UNALIGNED=0", "SPLIT_SLOTS=16"}), 128, 128, 12, 5, true, 8,
+       with({"PEEL_MAX=8", "PAD_FROM_UNALIGNED=0", "SPLIT_SLOTS=16"}), 128, 128, 12, 5, true, 17,
        true},
       // A split (2 x 24 tiles on 40 places: 40 whole, 8 in 5 parts) and 129 groups of strips,
       // too many for 8 work-groups of their own: every work-group takes a share.
@@ -1050,12 +1052,13 @@ TEST_F(SimtAsyncPlan, EdgeStripsComputeTheLastFewRowsAndColumnsAfterTheGemm) {
 }
 
 // FUSE_STRIPS: the strips in the GEMM's launch where its threads are a multiple of 16 (a group x
-// threads / 16 slices of K) and A's local buffers hold 8 floats per thread: in work-groups of
-// their own on the places the last round leaves idle (8 to 64) where their chains of round trips
-// (16 loads each, weighted by the strips' depth) are at most 2.4 per K-step of the GEMM's
-// work-groups over its rounds, else a share in every work-group of a split GEMM (0), else
+// threads / 16 slices of K) and A's local buffers hold 8 floats per thread: where the GEMM's
+// work-groups run in one round, a work-group of their own per group; over several rounds, in
+// work-groups of their own on the places the last round leaves idle (8 to 64) where their chains
+// of round trips (16 loads each, weighted by the strips' depth) are at most 2.4 per K-step of the
+// GEMM's work-groups over its rounds, else a share in every work-group of a split GEMM (0), else
 // (nothing) the launch after.
-TEST(SimtAsyncStripsInGemm, OwnWorkGroupsOnIdlePlacesWhereTheirLoadsEndInTimeElseEveryOne) {
+TEST(SimtAsyncStripsInGemm, OwnWorkGroupsPerGroupInOneRoundElseOnIdlePlacesOrEveryOne) {
   const auto& v = registryVariant("simt-async");
   ASSERT_TRUE(v.strips_in_gemm);
   // The strips of a cube of side `size` on 128 x 128 tiles (1024 x 1024 at 1025 on 64 x 128).
@@ -1065,26 +1068,33 @@ TEST(SimtAsyncStripsInGemm, OwnWorkGroupsOnIdlePlacesWhereTheirLoadsEndInTimeEls
     return v.strips_in_gemm(clgemm_test::definesOf(v, args), clgemm::EdgeStrips{inside, inside},
                             size, size, size, gemm_groups, slots, parts);
   };
-  // 2049^3 on the H100: 256 tiles on 264 places, 257 groups: 8 work-groups of 33 groups x 9
-  // round trips (129 k per slice), within 2.4 x 129 K-steps. 2050^3: the same groups, two rows
-  // deep (x 1.135), just over: the launch after.
-  EXPECT_EQ(in_gemm({}, 2049, 256, 264, 1), 8);
-  EXPECT_EQ(in_gemm({}, 2050, 256, 264, 1), std::nullopt);
-  // 4097^3 and 4104^3 (BK 32): 1024 tiles in 4 rounds, 32 places idle in the last; 17 x 17 trips
-  // (x 1.945 eight deep) against 2.4 x 129 x 4. 8193^3: 4096 tiles, 128 idle, capped at 64.
+  // One round: 2049^3 and 2050^3, 256 tiles on 264 places, 257 groups (129 below, 128 to the
+  // right); 1028^3 on 64 x 128, 128 tiles in 3 parts filling 396 places (and at 396 of them, the
+  // round's end), 129 groups; 1025^3 unsplit (SPLIT_SLOTS = 1 leaves the device's places).
+  EXPECT_EQ(in_gemm({}, 2049, 256, 264, 1), 257);
+  EXPECT_EQ(in_gemm({}, 2050, 256, 264, 1), 257);
+  EXPECT_EQ(in_gemm({"BM=64", "BN=128"}, 1028, 384, 396, 3), 129);
+  EXPECT_EQ(in_gemm({"BM=64", "BN=128"}, 1028, 396, 396, 3), 129);
+  EXPECT_EQ(in_gemm({"BM=64", "BN=128", "SPLIT_SLOTS=1"}, 1025, 128, 396, 1), 129);
+  EXPECT_EQ(in_gemm({"SPLIT_SLOTS=1"}, 2049, 256, 264, 1), 257);
+  // Several rounds. 4097^3 and 4104^3 (BK 32): 1024 tiles in 4 rounds, 32 places idle in the
+  // last; 17 x 17 trips (x 1.945 eight deep) against 2.4 x 129 x 4. 8193^3: 4096 tiles, 128
+  // idle, capped at 64. 2049^3 with SPLIT_SLOTS 200: two rounds, 144 idle, 64 of them.
   EXPECT_EQ(in_gemm({"BK=32"}, 4097, 1024, 264, 1), 32);
   EXPECT_EQ(in_gemm({"BK=32"}, 4104, 1024, 264, 1), 32);
   EXPECT_EQ(in_gemm({"BK=32"}, 8193, 4096, 264, 1), 64);
-  // The places unknown (one round) or SPLIT_SLOTS in their place; SPLIT_SLOTS = 1 (never split)
-  // leaves the device's: 1025^3 unsplit, 128 tiles on 528 places, 400 idle, 64 of them for 129
-  // groups of 9 trips (not 8 for one place, whose chain of 17 x 9 trips took 0.11 ms).
+  EXPECT_EQ(in_gemm({"SPLIT_SLOTS=200"}, 2049, 256, 264, 1), 64);
+  // 2056^3 on 64 x 128 (8 slices: 17 trips a group), 512 work-groups on 256 places, none idle:
+  // 8 work-groups of 33 x 17 trips x 1.945 against 2.4 x 129 x 2 K-steps: unsplit, the launch
+  // after; split in 2 parts (64 K-steps each), a share in every work-group. 1028^3 one
+  // work-group past one round: 395 places idle in the second, 64 work-groups of 3 x 9 trips x
+  // 1.405 against 2.4 x 21 x 2.
+  EXPECT_EQ(in_gemm({"BM=64", "BN=128"}, 2056, 512, 256, 1), std::nullopt);
+  EXPECT_EQ(in_gemm({"BM=64", "BN=128"}, 2056, 512, 256, 2), 0);
+  EXPECT_EQ(in_gemm({"BM=64", "BN=128"}, 1028, 397, 396, 3), 64);
+  // The places unknown: counted as one round on none, 8 work-groups of 33 x 9 trips, within 2.4
+  // x 129 K-steps.
   EXPECT_EQ(in_gemm({}, 2049, 256, 0, 1), 8);
-  EXPECT_EQ(in_gemm({"SPLIT_SLOTS=300"}, 2049, 256, 264, 1), 44);
-  EXPECT_EQ(in_gemm({"SPLIT_SLOTS=1"}, 2049, 256, 264, 1), 8);
-  EXPECT_EQ(in_gemm({"BM=64", "BN=128", "SPLIT_SLOTS=1"}, 1025, 128, 528, 1), 64);
-  // 1025^3 (128 threads, 3 parts of 65 K-steps): 12 work-groups of 11 x 9 trips against 2.4 x 21
-  // K-steps: every work-group.
-  EXPECT_EQ(in_gemm({"BM=64", "BN=128"}, 1025, 384, 396, 3), 0);
   // FUSE_STRIPS 0, threads not a multiple of 16 (2 x 4), A's buffers smaller than 8 floats per
   // thread (1 x 64 threads, 2 x 2 x (4 + 4) floats), or no strips: the launch after.
   EXPECT_EQ(in_gemm({"FUSE_STRIPS=0"}, 2049, 256, 264, 1), std::nullopt);

@@ -190,17 +190,23 @@ std::optional<EdgeStrips> simtAsyncEdgeStrips(const ResolvedDefines& d, const Ro
 // (2049^3 on the H100: the GEMM 0.375 ms, the strips 0.026 after it; docs/performance.md). A
 // group (16 lines by `depth` <= 8 rows or columns) x threads / 16 slices of K at a time, summed
 // through A's local buffers: not where the threads are not a multiple of 16, or those buffers
-// hold fewer than 8 floats per thread. Measured on the H100:
-//  - Work-groups of their own, last in the line, on the places the last round leaves idle (at
-//    least 8, at most 64): their loads are latency-bound (a round trip of 16 loads ~1.3 us at
-//    depth 1, ~1.9x that at depth 8, against ~2.9 us for a K-step of the GEMM at 2049^3), so
-//    they pay only where each one's chain (its groups x ceil(K / slices / 16) trips, weighted
-//    1 + 0.135 (depth - 1)) is at most 2.4 trips per K-step of the GEMM's work-groups over its
-//    rounds: 2049^3 0.399 -> 0.389 ms (a chain of ~1.04 GEMMs), 4097^3-4104^3 -2 to -3%, 8193^3
-//    -1%; 2050^3-2056^3 (just over) took 0.43-0.80 ms against 0.39-0.40.
+// hold fewer than 8 floats per thread. Their loads are latency-bound: a round trip of 16 loads
+// ~1.3 us at depth 1, ~1.9x that at depth 8, against ~2.9 us for a K-step of the GEMM at 2049^3.
+// Measured on the H100:
+//  - Where the GEMM's work-groups all run at once (one round), a group per work-group of their
+//    own, last in the line, whatever the places left idle: those without a place wait, and take
+//    the GEMM's as its work-groups end (an SM holds three of 1028^3's split work-groups), each a
+//    chain of one group. Against a share of the groups in every split work-group, 8-64 own
+//    work-groups on the idle places, or the launch after: 1028^3 -9%, 1032^3 -7%, 1025^3-1031^3
+//    -1 to -2.5%, 2050^3-2056^3 -2 to -3%, 2049^3 the same (session 9, docs/performance.md).
+//  - Over several rounds, own work-groups on the places the last round leaves idle (at least 8,
+//    at most 64), where each one's chain (its groups x ceil(K / slices / 16) trips, weighted 1 +
+//    0.135 (depth - 1)) is at most 2.4 trips per K-step of the GEMM's work-groups over its
+//    rounds: 4097^3-4104^3 -2 to -3%, 8193^3 -1% (2050^3-2056^3, just over with 8, took 0.43-0.80
+//    ms against 0.39-0.40).
 //  - Otherwise, where the GEMM is split along K (its work-groups short, and more than its
-//    tiles), every work-group takes a share before its tile: 1025^3-1028^3 +2-6%. Unsplit, that
-//    share delays every tile of a round (2050^3-2056^3 -1-2%): the launch after.
+//    tiles), every work-group takes a share before its tile. Unsplit, that share delays every
+//    tile of a round (2050^3-2056^3 -1-2%): the launch after.
 std::optional<int> simtAsyncStripsInGemm(const ResolvedDefines& d, const EdgeStrips& strips, int m,
                                          int n, int k, long long gemm_groups, long long slots,
                                          int parts) {
@@ -212,6 +218,7 @@ std::optional<int> simtAsyncStripsInGemm(const ResolvedDefines& d, const EdgeStr
     return std::nullopt;
   // SPLIT_SLOTS = 1 says only "never split": the strips still have the device's places.
   if (d.param("SPLIT_SLOTS") > 1) slots = d.param("SPLIT_SLOTS");
+  if (slots > 0 && gemm_groups <= slots) return int(groups);  // one round
   const long long rest = slots > 0 ? gemm_groups % slots : 0;
   const long long idle = rest > 0 ? slots - rest : 0;
   const long long own = std::min(std::clamp(idle, 8LL, 64LL), groups);
