@@ -197,8 +197,8 @@ std::optional<EdgeStrips> simtAsyncEdgeStrips(const ResolvedDefines& d, const Ro
 //    own, last in the line, whatever the places left idle: those without a place wait, and take
 //    the GEMM's as its work-groups end (an SM holds three of 1028^3's split work-groups), each a
 //    chain of one group. Against a share of the groups in every split work-group, 8-64 own
-//    work-groups on the idle places, or the launch after: 1028^3 -9%, 1032^3 -7%, 1025^3-1031^3
-//    -1 to -2.5%, 2050^3-2056^3 -2 to -3%, 2049^3 the same (session 9, docs/performance.md).
+//    work-groups on the idle places, or the launch after: 1028^3 -9%, 1032^3 -8%, 1025^3-1031^3
+//    -0.5 to -3%, 2050^3-2056^3 -1.6 to -4%, 2049^3 the same (session 9, docs/performance.md).
 //  - Over several rounds, own work-groups on the places the last round leaves idle (at least 8,
 //    at most 64), where each one's chain (its groups x ceil(K / slices / 16) trips, weighted 1 +
 //    0.135 (depth - 1)) is at most 2.4 trips per K-step of the GEMM's work-groups over its
