@@ -897,9 +897,10 @@ TEST_F(SimtAsyncPlan, SplitSlotsSplitTheLastRoundAlongKAndEachLaunchLeavesTheCou
 // Edge strips (PEEL_MAX 8 on 64 x 64 tiles): the GEMM's grid covers the blocks inside C, or its
 // line the split of those, and the last rows (every column) and the last columns (the rows
 // above) are computed by gemm_edge_strip, launched once after it (FUSE_STRIPS 0), or in the
-// GEMM's launch (FUSE_STRIPS 1): by work-groups of their own last in its line where their
-// chains of loads are short against the GEMM's K-steps (the places unknown on pocl: 8 of them, or
-// as many as the strips' groups), else by every work-group of a split GEMM, else still after it.
+// GEMM's launch (FUSE_STRIPS 1): by work-groups of their own last in its line, one per group
+// where SPLIT_SLOTS puts the GEMM in one round, or where their chains of loads are short against
+// the GEMM's K-steps (the places unknown on pocl: 8 of them, or as many as the strips' groups),
+// else by every work-group of a split GEMM, else still after it.
 // A group: 16 columns of up to 8 rows below, or 16 rows of up to 8 columns to the right. On the
 // edges path and on the padded one (the strips read the padded copies, A as A^T, before C's copy
 // back). Every element, with beta 0.5 and with beta 0 over a C of NaN; the problem defines
