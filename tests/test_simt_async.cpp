@@ -899,8 +899,9 @@ TEST_F(SimtAsyncPlan, SplitSlotsSplitTheLastRoundAlongKAndEachLaunchLeavesTheCou
 // above) are computed by gemm_edge_strip, launched once after it (FUSE_STRIPS 0), or in the
 // GEMM's launch (FUSE_STRIPS 1): by work-groups of their own last in its line, one per group
 // where SPLIT_SLOTS puts the GEMM in one round, or where their chains of loads are short against
-// the GEMM's K-steps (the places unknown on pocl: 8 of them, or as many as the strips' groups),
-// else by every work-group of a split GEMM, else still after it.
+// the GEMM's K-steps (the places unknown on pocl: 8 of them, or as many as the strips' groups;
+// a 64 x 64 block's K-steps count a quarter of 128 x 128's, so K is long enough for their chains
+// where they are wanted), else by every work-group of a split GEMM, else still after it.
 // A group: 16 columns of up to 8 rows below, or 16 rows of up to 8 columns to the right. On the
 // edges path and on the padded one (the strips read the padded copies, A as A^T, before C's copy
 // back). Every element, with beta 0.5 and with beta 0 over a C of NaN; the problem defines
@@ -927,7 +928,7 @@ TEST_F(SimtAsyncPlan, EdgeStripsComputeTheLastFewRowsAndColumnsAfterTheGemm) {
   const clgemm::GemmShape nn{Layout::kRow, Trans::kN, Trans::kN};
   const std::vector<StripPlanCase> cases = {
       // One row and two columns: 2 x 2 blocks and two strips.
-      {"NN 1 row, 2 columns", 129, 130, 37, nn, with({"PEEL_MAX=8"}), 128, 128, 4, 2, false, 8,
+      {"NN 1 row, 2 columns", 129, 130, 45, nn, with({"PEEL_MAX=8"}), 128, 128, 4, 2, false, 8,
        true},
       // One row; 36 columns keep their block, moved back: 2 x 2 blocks, one strip.
       {"NN 1 row", 129, 100, 37, nn, with({"PEEL_MAX=8"}), 128, 100, 4, 2, false, 7},
@@ -936,10 +937,10 @@ TEST_F(SimtAsyncPlan, EdgeStripsComputeTheLastFewRowsAndColumnsAfterTheGemm) {
       // N odd (B's four-byte copies, VEC_N = 0), both ways, K off its steps.
       {"NN N odd", 131, 67, 101, nn, with({"PEEL_MAX=8"}), 128, 64, 2, 2, false, 8, true},
       // A stored transposed: its copy, the GEMM, two strips.
-      {"TN", 130, 68, 13, clgemm::GemmShape{Layout::kRow, Trans::kT, Trans::kN},
+      {"TN", 130, 68, 37, clgemm::GemmShape{Layout::kRow, Trans::kT, Trans::kN},
        with({"PEEL_MAX=8"}), 128, 64, 2, 3},
       // Column-major NT: the kernel's view is C^T, 70 x 132, with B's copy.
-      {"col NT", 132, 70, 13, clgemm::GemmShape{Layout::kCol, Trans::kN, Trans::kT},
+      {"col NT", 132, 70, 45, clgemm::GemmShape{Layout::kCol, Trans::kN, Trans::kT},
        with({"PEEL_MAX=8"}), 64, 128, 2, 3},
       // PEEL_MAX 1: two rows and two columns keep their blocks, moved back.
       {"PEEL_MAX 1", 130, 66, 37, nn, with({"PEEL_MAX=1"}), 130, 66, 6, 1},
@@ -952,17 +953,17 @@ TEST_F(SimtAsyncPlan, EdgeStripsComputeTheLastFewRowsAndColumnsAfterTheGemm) {
       // 17 work-groups of their own, last in the line.
       {"NN N = 2 mod 4, SPLIT_SLOTS", 129, 130, 101, nn, with({"PEEL_MAX=8", "SPLIT_SLOTS=16"}),
        128, 128, 4, 2, false, 17, true},
-      // Padded (192 x 192 x 40): A^T and B copied, C in and out; the strips read the copies.
-      {"NN padded, 1 row, 2 columns", 129, 130, 37, nn,
+      // Padded (192 x 192 x 48): A^T and B copied, C in and out; the strips read the copies.
+      {"NN padded, 1 row, 2 columns", 129, 130, 45, nn,
        with({"PEEL_MAX=8", "PAD_FROM_UNALIGNED=0"}), 128, 128, 4, 5, true},
       // N odd, padded from PAD_FROM_UNALIGNED (192 x 128 x 104).
       {"NN padded, N odd", 131, 67, 101, nn, with({"PEEL_MAX=8", "PAD_FROM_UNALIGNED=0"}), 128, 64,
        2, 5, true},
-      // Column-major NT (the kernel's view 70 x 132), padded to 128 x 192 x 16.
-      {"col NT padded", 132, 70, 13, clgemm::GemmShape{Layout::kCol, Trans::kN, Trans::kT},
+      // Column-major NT (the kernel's view 70 x 132), padded to 128 x 192 x 48.
+      {"col NT padded", 132, 70, 45, clgemm::GemmShape{Layout::kCol, Trans::kN, Trans::kT},
        with({"PEEL_MAX=8", "PAD_FROM=0"}), 64, 128, 2, 5, true, 8, true},
       // 50 rows, fewer than a block: their padded block row stays; three columns go to the strip.
-      {"NN padded below a block", 50, 131, 13, nn, with({"PEEL_MAX=8"}), 50, 128, 2, 5, true, 4},
+      {"NN padded below a block", 50, 131, 21, nn, with({"PEEL_MAX=8"}), 50, 128, 2, 5, true, 4},
       // The split of the padded problem's blocks inside C: its grid counts 2 x 2 of the 3 x 3
       // padded tiles (M and N passed padded, 192: (M - 1) / BM block rows).
       {"NN padded split", 129, 130, 101, nn,
@@ -1057,8 +1058,8 @@ TEST_F(SimtAsyncPlan, EdgeStripsComputeTheLastFewRowsAndColumnsAfterTheGemm) {
 // work-groups run in one round, a work-group of their own per group; over several rounds, in
 // work-groups of their own on the places the last round leaves idle (8 to 64) where their chains
 // of round trips (16 loads each, weighted by the strips' depth) are at most 2.4 per K-step of the
-// GEMM's work-groups over its rounds, else a share in every work-group of a split GEMM (0), else
-// (nothing) the launch after.
+// GEMM's work-groups over its rounds (in proportion to BM x BN / 128^2), else a share in every
+// work-group of a split GEMM (0), else (nothing) the launch after.
 TEST(SimtAsyncStripsInGemm, OwnWorkGroupsPerGroupInOneRoundElseOnIdlePlacesOrEveryOne) {
   const auto& v = registryVariant("simt-async");
   ASSERT_TRUE(v.strips_in_gemm);
@@ -1093,6 +1094,15 @@ TEST(SimtAsyncStripsInGemm, OwnWorkGroupsPerGroupInOneRoundElseOnIdlePlacesOrEve
   EXPECT_EQ(in_gemm({"BM=64", "BN=128"}, 2056, 512, 256, 1), std::nullopt);
   EXPECT_EQ(in_gemm({"BM=64", "BN=128"}, 2056, 512, 256, 2), 0);
   EXPECT_EQ(in_gemm({"BM=64", "BN=128"}, 1028, 397, 396, 3), 64);
+  // 2500^3 (4 rows peeled from 64 x 128 blocks): 780 work-groups on 396 places, 12 idle in the
+  // second round, 157 groups: 14 x 20 trips x 1.405 = 393 each. Against 2.4 x 157 x 2 K-steps
+  // they would fit; a 64 x 128 block's K-steps count half (BM x BN / 128^2): the launch after.
+  const auto at_2500 = [&](const std::vector<std::string>& args) {
+    return v.strips_in_gemm(clgemm_test::definesOf(v, args), clgemm::EdgeStrips{2496, 2500}, 2500,
+                            2500, 2500, 780, 396, 1);
+  };
+  EXPECT_EQ(at_2500({"BM=128", "BN=128"}), 12);
+  EXPECT_EQ(at_2500({"BM=64", "BN=128"}), std::nullopt);
   // The places unknown: counted as one round on none, 8 work-groups of 33 x 9 trips, within 2.4
   // x 129 K-steps.
   EXPECT_EQ(in_gemm({}, 2049, 256, 0, 1), 8);

@@ -163,12 +163,12 @@ void enqueueGemmCall(const GemmCall& call) {
       // Bounded: a program calling with ever new sizes must not grow the cache without end.
       if (device->found_params.size() >= 4096) device->found_params.clear();
       std::vector<std::string> warnings;  // an unreadable entry is skipped, as in the CLI
-      found =
-          device->found_params
-              .emplace(key, resolveVariantParams(variant, {}, device->param_dirs, device->info,
-                                                 Shape{m, n, k}, &warnings, trans, call.precision)
-                                .defines)
-              .first;
+      found = device->found_params
+                  .emplace(key, resolveVariantParams(variant, {}, device->param_dirs, device->info,
+                                                     Shape{m, n, k}, &warnings, trans,
+                                                     call.precision, rm.swapped)
+                                    .defines)
+                  .first;
     }
     plan.emplace(variant, found->second, PlanTarget{device->info, device->device, device->programs},
                  call.precision, rm, "", nullptr);

@@ -89,7 +89,7 @@ Planned plan(const Variant& v, const Options& o, ClSession* session, const Probl
     VariantParams params = resolveVariantParams(
         v, o.defines, param_dirs, session->info(), Shape{problem.m, problem.n, problem.k},
         &warnings, tuningTransposes(v, problem.m, problem.n, problem.k, problem.shape),
-        problem.precision);
+        problem.precision, problem.rowMajor().swapped);
     for (const auto& w : warnings) err << "clgemm: note: " << w << "\n";
     p.defines = std::move(params.defines);
     p.tuned_file = params.tuned_file;

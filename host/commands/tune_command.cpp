@@ -262,7 +262,7 @@ int runTune(const Options& o, std::ostream& out, std::ostream& err) {
   std::vector<std::string> warnings;
   const VariantParams current =
       resolveVariantParams(v, o.defines, paramDirs(o.store, source.origin), device.info, size,
-                           &warnings, trans, precision);
+                           &warnings, trans, precision, shape.layout == Layout::kCol);
   for (const auto& w : warnings) err << "clgemm: note: " << w << "\n";
   Config start;
   for (const auto& p : v.params) start.push_back(current.defines.param(p.name));

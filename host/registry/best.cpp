@@ -155,6 +155,14 @@ bool simtAsyncCopiesBByFloats(const ResolvedDefines& d, const RowMajorGemm& g) {
   return g.n % 4 != 0 && !simtAsyncPadding(d, g.m, g.n, g.k);
 }
 
+// The BM x BN block of C each of simt-async's work-groups computes (Variant::work_group_block).
+// Not given to best: its H100 entries' blocks differ too much in speed per element (32 x 128 for
+// 1024^3, 256 x 64 above) for the share of the busiest SM alone to choose between them; taking
+// the fuller one was 0.78-1.41x the nearest size's from 1152^3 to 3072^3 (docs/performance.md).
+std::pair<int, int> simtAsyncBlock(const ResolvedDefines& d) {
+  return {int(d.param("BM")), int(d.param("BN"))};
+}
+
 // simt-async's split of its last round of tiles along K (splitLastWave): the BM x BN blocks of
 // the problem the kernel runs (padded or not) that its grid covers, m x n, BK-deep K-steps, on
 // `slots` places or SPLIT_SLOTS. Not where B is copied four bytes at a time: that GEMM gained
@@ -203,7 +211,10 @@ std::optional<EdgeStrips> simtAsyncEdgeStrips(const ResolvedDefines& d, const Ro
 //    at most 64), where each one's chain (its groups x ceil(K / slices / 16) trips, weighted 1 +
 //    0.135 (depth - 1)) is at most 2.4 trips per K-step of the GEMM's work-groups over its
 //    rounds: 4097^3-4104^3 -2 to -3%, 8193^3 -1% (2050^3-2056^3, just over with 8, took 0.43-0.80
-//    ms against 0.39-0.40).
+//    ms against 0.39-0.40). That was measured with 128 x 128 blocks; a K-step of fewer elements
+//    ends sooner, so the budget shrinks in proportion (BM x BN / 128^2): at 2500^3 the 1024
+//    entry's 64 x 128 blocks with 12 own work-groups took 0.914 ms, with the launch after 0.692
+//    (session 11).
 //  - Otherwise, where the GEMM is split along K (its work-groups short, and more than its
 //    tiles), every work-group takes a share before its tile. Unsplit, that share delays every
 //    tile of a round (2050^3-2056^3 -1-2%): the launch after.
@@ -228,7 +239,8 @@ std::optional<int> simtAsyncStripsInGemm(const ResolvedDefines& d, const EdgeStr
       double(ceil(groups, own) * ceil(ceil(k, threads / 16), 16)) * (1.0 + 0.135 * (depth - 1));
   const long long rounds = slots > 0 ? ceil(gemm_groups, slots) : 1;
   const double k_steps = double(ceil(k, d.param("BK")) / std::max(parts, 1)) * double(rounds);
-  if (chain <= 2.4 * k_steps) return int(own);
+  const double block_share = double(d.param("BM")) * double(d.param("BN")) / (128.0 * 128.0);
+  if (chain <= 2.4 * block_share * k_steps) return int(own);
   if (parts > 1) return 0;
   return std::nullopt;
 }
@@ -339,6 +351,7 @@ Variant simtAsync() {
   };
   addTilePadding(v, simtAsyncPadding);
   v.a_k_major = simtAsyncReadsATransposed;
+  v.work_group_block = simtAsyncBlock;
   v.wave_split = simtAsyncWaveSplit;
   v.edge_strips = simtAsyncEdgeStrips;
   v.strip_entry = "gemm_edge_strip";

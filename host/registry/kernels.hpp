@@ -217,6 +217,12 @@ struct Variant {
   // allocated, as many as this returns for the padded N and K (the GEMM's own bookkeeping).
   std::function<std::size_t(const ResolvedDefines&, int n, int k)> gemm_packs_b;
 
+  // Optional: the block of C (rows, columns) one work-group computes with these parameters, for a
+  // kernel whose grid has one work-group per block. Where given, a size none of the device's
+  // entries was tuned for may take another entry than the nearest size's, whose blocks spread
+  // more evenly over the compute units there (registry/entry_fill.hpp).
+  std::function<std::pair<int, int>(const ResolvedDefines&)> work_group_block;
+
   // Optional (simt-async): where the tiles leave the device's last round of work-groups partly
   // idle, the split of that round's tiles along K (the caller's problem in rowMajor's view; the
   // m x n x k its grid covers, padded or not) for a device that runs `slots` work-groups at

@@ -1,5 +1,7 @@
 #include "registry/param_lookup.hpp"
 
+#include "registry/entry_fill.hpp"
+
 namespace clgemm {
 
 std::vector<UserDefine> definesReaching(const Variant& variant,
@@ -22,9 +24,10 @@ std::string tuningTransposes(const Variant& variant, int m, int n, int k, const 
 VariantParams resolveVariantParams(const Variant& variant, const std::vector<UserDefine>& user,
                                    const SearchDirs& dirs, const DeviceInfo& device,
                                    const Shape& size, std::vector<std::string>* warnings,
-                                   const std::string& trans, Precision precision) {
-  TunedEntry tuned;
-  if (!findTunedEntry(dirs.dirs, device, variant.name, size, tuned, warnings, trans, precision)) {
+                                   const std::string& trans, Precision precision, bool swapped) {
+  const std::vector<TunedEntry> ranked =
+      rankedTunedEntries(dirs.dirs, device, variant.name, size, warnings, trans, precision);
+  if (ranked.empty()) {
     // An entry of the other precision would have served but must not: say so, so a reader of the
     // report sees why a tuned kernel runs its defaults (and that `clgemm tune --precision` fixes
     // it).
@@ -39,6 +42,10 @@ VariantParams resolveVariantParams(const Variant& variant, const std::vector<Use
               " makes one";
     return {ResolvedDefines(variant.params, user), "", std::nullopt, match};
   }
+  // The nearest size's entry, or one of its set whose blocks fill the compute units better.
+  const FillChoice fill = chooseEntryByFill(variant, user, ranked, device, size,
+                                            swapped ? size.n : size.m, swapped ? size.m : size.n);
+  const TunedEntry& tuned = ranked[fill.index];
   // "store" or "data" for this device's own entry; a borrowed one says what it shares with it.
   std::string source = tuned.dir_index < dirs.store_dirs ? "store" : "data";
   if (tuned.match == ClassMatch::kArchitecture) source += ":architecture";
@@ -47,6 +54,7 @@ VariantParams resolveVariantParams(const Variant& variant, const std::vector<Use
   // The fallback is worth saying: the parameters were tuned for other loads than this problem's.
   if (tuned.trans != trans)
     match += std::string(match.empty() ? "" : "; ") + "NN entry: none for " + trans;
+  if (!fill.why.empty()) match += std::string(match.empty() ? "" : "; ") + fill.why;
   return {ResolvedDefines(variant.params, user, tuned.defines, source), tuned.file, tuned.size,
           match};
 }

@@ -38,11 +38,14 @@ std::string tuningTransposes(const Variant& variant, int m, int n, int k, const 
 // tuningTransposes) picks the entries: the same transposes first, NN where none has them, and
 // then tuned_match says so ("...; NN entry: none for TN"). Only entries of `precision` serve; an
 // FP64 run that finds none where an FP32 entry exists gets the kernel's defaults and tuned_match
-// says why the FP32 one was passed over.
+// says why the FP32 one was passed over. Among this device's entries, one tuned for another size
+// than the nearest serves where its blocks fill the compute units much better (entry_fill.hpp;
+// tuned_match then says so): `swapped` says the kernel computes the row-major view of a
+// column-major problem, whose rows are the caller's N.
 VariantParams resolveVariantParams(const Variant& variant, const std::vector<UserDefine>& user,
                                    const SearchDirs& dirs, const DeviceInfo& device,
                                    const Shape& size, std::vector<std::string>* warnings,
                                    const std::string& trans = "NN",
-                                   Precision precision = Precision::kFp32);
+                                   Precision precision = Precision::kFp32, bool swapped = false);
 
 }  // namespace clgemm

@@ -90,7 +90,9 @@ std::vector<std::string> jsonFilesIn(const std::string& dir);
 //   order above, before every NN entry, the fallback; entries for other transposes never serve.
 // - Precision: only entries of `precision` serve (see above).
 // Unreadable or malformed files are skipped with a note on `warnings`. Returns false when nothing
-// matches: the kernel's defaults serve.
+// matches: the kernel's defaults serve. (A run's lookup, resolveVariantParams, may then take
+// another entry of the first one's set whose blocks fill the compute units better:
+// registry/entry_fill.hpp.)
 bool findTunedEntry(const std::vector<std::string>& dirs, const DeviceInfo& device,
                     const std::string& kernel, const Shape& size, TunedEntry& entry,
                     std::vector<std::string>* warnings = nullptr, const std::string& trans = "NN",
