@@ -180,7 +180,8 @@ clgemm::RowMajorGemm rowMajorOf(int m, int n, int k, const clgemm::GemmShape& sh
 // ------------------------------------------------------------------------------------------------
 // The split of the last round of tiles along K (splitLastWave), worked out by hand from its rule:
 // rest = tiles % slots tiles in the last round, each in parts = min(slots / rest, kMaxWaveParts,
-// k_steps / kMinPartSteps) ranges of K-steps; nothing with fewer than two parts.
+// k_steps / kMinPartSteps) ranges of K-steps; nothing with fewer than two parts. A fuller last
+// round (slots / rest < 2) on a known number of compute units: below.
 
 using clgemm::WaveSplit;
 using clgemm::family::splitLastWave;
@@ -188,7 +189,7 @@ using clgemm::family::splitLastWave;
 TEST(SimtAsyncWaveSplit, TheLastRoundOfTheH100At2049IsSplitInTen) {
   // 17 x 17 blocks of 128 for 264 places: 25 tiles left over, 264 / 25 = 10 parts (129 K-steps
   // of 16 allow 32); 264 work-groups of whole tiles, then 250 of parts, fewer than two rounds.
-  const auto split = splitLastWave(289, 129, 264, 128 * 128);
+  const auto split = splitLastWave(289, 129, 264, 132, 128 * 128);
   ASSERT_TRUE(split.has_value());
   EXPECT_EQ(*split, (WaveSplit{264, 25, 10, 128 * 128}));
   EXPECT_EQ(split->groups(), 514);
@@ -199,7 +200,8 @@ TEST(SimtAsyncWaveSplit, TheLastRoundOfTheH100At2049IsSplitInTen) {
   ASSERT_TRUE(v.wave_split);
   const auto wave = [&](const std::vector<std::string>& args, int size, long long slots) {
     return v.wave_split(clgemm_test::definesOf(v, args),
-                        rowMajorOf(size, size, size, clgemm::GemmShape{}), size, size, size, slots);
+                        rowMajorOf(size, size, size, clgemm::GemmShape{}), size, size, size, slots,
+                        132);
   };
   EXPECT_EQ(wave({}, 2052, 264), split);
   EXPECT_EQ(wave({"SPLIT_SLOTS=264"}, 2052, 0), split);
@@ -207,6 +209,11 @@ TEST(SimtAsyncWaveSplit, TheLastRoundOfTheH100At2049IsSplitInTen) {
   EXPECT_EQ(wave({"SPLIT_SLOTS=1"}, 2052, 264), std::nullopt);
   // The device's places unknown (0): no split.
   EXPECT_EQ(wave({}, 2052, 0), std::nullopt);
+  // A fuller last round (1280^3, 64 x 128 blocks: 200 tiles on 396 places) is split on the
+  // device's places and units, and not on SPLIT_SLOTS's places, which give no units.
+  EXPECT_EQ(wave({"BM=64"}, 1280, 396), (WaveSplit{0, 200, 5, 64 * 128}));
+  EXPECT_EQ(wave({"BM=64", "SPLIT_SLOTS=396"}, 1280, 0), std::nullopt);
+  EXPECT_EQ(wave({"BM=64", "SPLIT_SLOTS=396"}, 1280, 396), std::nullopt);
   // BM x BN x BK = 64 x 128 x 8, 2052^3: 33 x 17 = 561 tiles, 257 K-steps; 561 % 264 = 33 left,
   // 264 / 33 = 8 parts, slots of 64 x 128.
   EXPECT_EQ(wave({"BM=64", "BK=8"}, 2052, 264), (WaveSplit{528, 33, 8, 64 * 128}));
@@ -221,7 +228,7 @@ TEST(SimtAsyncWaveSplit, NoneWhereBIsCopiedFourBytesAtATime) {
     // The grid of the blocks inside C (the strips take the last few rows and columns), on the
     // H100's 132 SMs x 3 work-groups.
     return v.wave_split(clgemm_test::definesOf(v, args), rowMajorOf(m, n, k, clgemm::GemmShape{}),
-                        m / 64 * 64, n / 128 * 128, k, 396);
+                        m / 64 * 64, n / 128 * 128, k, 396, 132);
   };
   const std::vector<std::string> tiles = {"BM=64", "BN=128"};
   // 16 x 8 tiles for 396 places: 3 parts of 65 K-steps.
@@ -234,55 +241,98 @@ TEST(SimtAsyncWaveSplit, NoneWhereBIsCopiedFourBytesAtATime) {
   EXPECT_TRUE(wave(padded, 1025, 1025, 1025).has_value());
 }
 
-TEST(SimtAsyncWaveSplit, NothingWhereTheLastRoundIsFullOrOverHalfFullOrThePlacesUnknown) {
-  EXPECT_EQ(splitLastWave(528, 129, 264, 16), std::nullopt);  // two full rounds
-  EXPECT_EQ(splitLastWave(264, 129, 264, 16), std::nullopt);  // one
-  // 133 left of 264: 264 / 133 = 1 part. 132 left: exactly half the places idle, 2 parts.
-  EXPECT_EQ(splitLastWave(264 + 133, 129, 264, 16), std::nullopt);
-  EXPECT_EQ(splitLastWave(264 + 132, 129, 264, 16), (WaveSplit{264, 132, 2, 16}));
+TEST(SimtAsyncWaveSplit, NothingWhereTheLastRoundIsFullOrOverHalfFullOnUnknownUnits) {
+  EXPECT_EQ(splitLastWave(528, 129, 264, 0, 16), std::nullopt);  // two full rounds
+  EXPECT_EQ(splitLastWave(264, 129, 264, 0, 16), std::nullopt);  // one
+  // 133 left of 264: 264 / 133 = 1 part, and the compute units unknown (0) for a fuller round's
+  // model. 132 left: exactly half the places idle, 2 parts.
+  EXPECT_EQ(splitLastWave(264 + 133, 129, 264, 0, 16), std::nullopt);
+  EXPECT_EQ(splitLastWave(264 + 132, 129, 264, 0, 16), (WaveSplit{264, 132, 2, 16}));
   // Places unknown (0) or a single one (every round full).
-  EXPECT_EQ(splitLastWave(289, 129, 0, 16), std::nullopt);
-  EXPECT_EQ(splitLastWave(289, 129, 1, 16), std::nullopt);
-  EXPECT_EQ(splitLastWave(0, 129, 264, 16), std::nullopt);  // nothing to compute
-  EXPECT_EQ(splitLastWave(289, 0, 264, 16), std::nullopt);
+  EXPECT_EQ(splitLastWave(289, 129, 0, 132, 16), std::nullopt);
+  EXPECT_EQ(splitLastWave(289, 129, 1, 132, 16), std::nullopt);
+  EXPECT_EQ(splitLastWave(0, 129, 264, 132, 16), std::nullopt);  // nothing to compute
+  EXPECT_EQ(splitLastWave(289, 0, 264, 132, 16), std::nullopt);
+}
+
+// A fuller last round (more than half its places) on the H100's 132 SMs, three work-groups of
+// 64 x 128 each: the parts that leave the busiest SM the fewest K-steps, each its share x 1.05 + 1
+// (kPartStepCost, kPartCostSteps), where that is at least 5% fewer for the whole GEMM than
+// unsplit; 2 to 8 parts.
+TEST(SimtAsyncWaveSplit, AFullerLastRoundTakesThePartsThatLeaveTheBusiestUnitLeast) {
+  // 1280^3: 20 x 10 = 200 tiles of 80 K-steps on 396 places; unsplit, 68 SMs hold two: 160
+  // K-steps. In p parts, ceil(200 p / 132) x (80 x 1.05 / p + 1): 2: 172, 3: 145, 4: 154, 5:
+  // 8 x 17.8 = 142.4 (-11%), 6: 150, 7: 143, 8: 149.5.
+  EXPECT_EQ(splitLastWave(200, 80, 396, 132, 64 * 128), (WaveSplit{0, 200, 5, 64 * 128}));
+  // 2900^3: 46 x 23 = 1058 tiles of 182 K-steps, two full rounds (6 tiles per SM, 1092 K-steps)
+  // and 266 left, three on the busiest SM: 1638. Eight parts: 17 x (182 x 1.05 / 8 + 1) = 423.1,
+  // 1515 in all (-7.5%); seven 424.5, six 427.1.
+  EXPECT_EQ(splitLastWave(1058, 182, 396, 132, 64 * 128), (WaveSplit{792, 266, 8, 64 * 128}));
+  // 1700^3: 27 x 14 = 378 tiles of 107 K-steps, three on the busiest SM (321 K-steps), and as
+  // many in any split (2 parts: 6 x 57.2 = 343): none.
+  EXPECT_EQ(splitLastWave(378, 107, 396, 132, 64 * 128), std::nullopt);
+  // 3000^3: 47 x 24 = 1128 tiles of 188 K-steps; the last round's 336 (three on the busiest SM,
+  // 564 K-steps) in seven parts would take 18 x 29.2 = 525.6, 7% less, but after the whole
+  // rounds' 1128 that is 2.3% of the GEMM: none.
+  EXPECT_EQ(splitLastWave(1128, 188, 396, 132, 64 * 128), std::nullopt);
+  // Parts of 4 K-steps at least: 1280^3's round with 20 K-steps takes at most 5 parts, and there
+  // the best (3: 5 x 8 = 40 of 2 x 20) saves nothing.
+  EXPECT_EQ(splitLastWave(200, 20, 396, 132, 64 * 128), std::nullopt);
+  // The same round on a device whose compute units are not known: no fuller split.
+  EXPECT_EQ(splitLastWave(200, 80, 396, 0, 64 * 128), std::nullopt);
 }
 
 TEST(SimtAsyncWaveSplit, PartsAreCappedBySixteenAndByFourKStepsEach) {
   // One tile left: 264 parts by the places, 16 by kMaxWaveParts.
-  EXPECT_EQ(splitLastWave(265, 129, 264, 16), (WaveSplit{264, 1, 16, 16}));
+  EXPECT_EQ(splitLastWave(265, 129, 264, 0, 16), (WaveSplit{264, 1, 16, 16}));
   // ... 3 by 13 K-steps (4 each at least), 2 by 8, none by 7.
-  EXPECT_EQ(splitLastWave(265, 13, 264, 16), (WaveSplit{264, 1, 3, 16}));
-  EXPECT_EQ(splitLastWave(265, 8, 264, 16), (WaveSplit{264, 1, 2, 16}));
-  EXPECT_EQ(splitLastWave(265, 7, 264, 16), std::nullopt);
+  EXPECT_EQ(splitLastWave(265, 13, 264, 0, 16), (WaveSplit{264, 1, 3, 16}));
+  EXPECT_EQ(splitLastWave(265, 8, 264, 0, 16), (WaveSplit{264, 1, 2, 16}));
+  EXPECT_EQ(splitLastWave(265, 7, 264, 0, 16), std::nullopt);
   // Fewer tiles than places: all of them split, no whole tile (6 places per tile of 40).
-  EXPECT_EQ(splitLastWave(6, 129, 40, 16), (WaveSplit{0, 6, 6, 16}));
+  EXPECT_EQ(splitLastWave(6, 129, 40, 0, 16), (WaveSplit{0, 6, 6, 16}));
 }
 
-TEST(SimtAsyncWaveSplit, ASplitFillsAtMostTheLastRound) {
+TEST(SimtAsyncWaveSplit, ASplitFillsAtMostTheLastRoundOrLightensTheBusiestUnit) {
   // Over many problems and devices: the whole tiles are full rounds, the split ones the rest, the
-  // parts at most one round of places and between 2 and 16, each of at least 4 K-steps; where
-  // there is no split, the rule says none.
-  for (const long long slots : {0LL, 1LL, 2LL, 3LL, 7LL, 64LL, 132LL, 264LL}) {
-    for (long long tiles = 1; tiles <= 600; tiles += 7) {
-      for (const int k_steps : {1, 4, 7, 8, 13, 64, 129}) {
-        SCOPED_TRACE(std::to_string(tiles) + " tiles, " + std::to_string(k_steps) + " K-steps, " +
-                     std::to_string(slots) + " places");
-        const auto split = splitLastWave(tiles, k_steps, slots, 16);
-        if (!split) {
-          if (slots >= 2 && tiles % slots != 0)
-            EXPECT_LT(std::min({slots / (tiles % slots), 16LL, (long long)(k_steps / 4)}), 2);
-          continue;
+  // parts between 2 and 16, each of at least 4 K-steps. Where the last round leaves at least half
+  // the places idle, the parts fill at most that round, and where there is no split the rule
+  // says none; where it is fuller (units known), at most 8 parts, which leave the busiest unit
+  // less of the round than unsplit.
+  for (const long long per_unit : {0LL, 1LL, 2LL, 3LL}) {
+    for (const long long slots : {0LL, 1LL, 2LL, 3LL, 6LL, 7LL, 64LL, 132LL, 264LL, 396LL}) {
+      const long long units = per_unit > 0 && slots % per_unit == 0 ? slots / per_unit : 0;
+      for (long long tiles = 1; tiles <= 900; tiles += 7) {
+        for (const int k_steps : {1, 4, 7, 8, 13, 64, 129}) {
+          SCOPED_TRACE(std::to_string(tiles) + " tiles, " + std::to_string(k_steps) + " K-steps, " +
+                       std::to_string(slots) + " places, " + std::to_string(units) + " units");
+          const auto split = splitLastWave(tiles, k_steps, slots, units, 16);
+          const long long rest = slots >= 2 ? tiles % slots : 0;
+          const bool fuller = rest > 0 && slots / rest < 2;
+          if (!split) {
+            if (rest > 0 && !fuller)
+              EXPECT_LT(std::min({slots / rest, 16LL, (long long)(k_steps / 4)}), 2);
+            continue;
+          }
+          EXPECT_EQ(split->whole % slots, 0);
+          EXPECT_EQ(split->whole + split->split_tiles, tiles);
+          EXPECT_GT(split->split_tiles, 0);
+          EXPECT_LT(split->split_tiles, slots);
+          EXPECT_GE(split->parts, 2);
+          EXPECT_LE(split->parts, 16);
+          EXPECT_LE(split->parts * 4, k_steps);
+          EXPECT_EQ(split->slot_floats, 16u);
+          if (!fuller) {
+            EXPECT_LE(1LL * split->split_tiles * split->parts, slots);
+            EXPECT_LE(split->groups(), split->whole + slots);
+            continue;
+          }
+          ASSERT_GT(units, 0);
+          EXPECT_LE(split->parts, 8);
+          const auto ceil = [](long long a, long long b) { return (a + b - 1) / b; };
+          EXPECT_LT(double(ceil(rest * split->parts, units)) / split->parts,
+                    double(ceil(rest, units)));
         }
-        EXPECT_EQ(split->whole % slots, 0);
-        EXPECT_EQ(split->whole + split->split_tiles, tiles);
-        EXPECT_GT(split->split_tiles, 0);
-        EXPECT_LT(split->split_tiles, slots);
-        EXPECT_GE(split->parts, 2);
-        EXPECT_LE(split->parts, 16);
-        EXPECT_LE(split->parts * 4, k_steps);
-        EXPECT_LE(1LL * split->split_tiles * split->parts, slots);
-        EXPECT_LE(split->groups(), split->whole + slots);
-        EXPECT_EQ(split->slot_floats, 16u);
       }
     }
   }

@@ -165,17 +165,21 @@ std::pair<int, int> simtAsyncBlock(const ResolvedDefines& d) {
 
 // simt-async's split of its last round of tiles along K (splitLastWave): the BM x BN blocks of
 // the problem the kernel runs (padded or not) that its grid covers, m x n, BK-deep K-steps, on
-// `slots` places or SPLIT_SLOTS. Not where B is copied four bytes at a time: that GEMM gained
-// nothing from its split on the H100 (1024 x 1025 x 1024: 0.069-0.072 ms in 2, 3 or 4 parts,
-// 0.068-0.070 unsplit; 1025^3-1029^3 0.072-0.074 unsplit against 0.075-0.084; the aligned one
-// 0.066 -> 0.062; docs/performance.md).
+// `slots` places of `units` compute units, or SPLIT_SLOTS places (a fuller round's model then
+// off: it counts the device's units, which a number of places alone does not give). Not where B is
+// copied four bytes at a time: that GEMM gained nothing from its split on the H100 (1024 x 1025 x
+// 1024: 0.069-0.072 ms in 2, 3 or 4 parts, 0.068-0.070 unsplit; 1025^3-1029^3 0.072-0.074 unsplit
+// against 0.075-0.084; the aligned one 0.066 -> 0.062; docs/performance.md).
 std::optional<WaveSplit> simtAsyncWaveSplit(const ResolvedDefines& d, const RowMajorGemm& g, int m,
-                                            int n, int k, long long slots) {
+                                            int n, int k, long long slots, long long units) {
   if (simtAsyncCopiesBByFloats(d, g)) return std::nullopt;
-  if (d.param("SPLIT_SLOTS") > 0) slots = d.param("SPLIT_SLOTS");
+  if (d.param("SPLIT_SLOTS") > 0) {
+    slots = d.param("SPLIT_SLOTS");
+    units = 0;
+  }
   const int bm = d.param("BM"), bn = d.param("BN"), bk = d.param("BK");
   const long long tiles = 1LL * ((m + bm - 1) / bm) * ((n + bn - 1) / bn);
-  return splitLastWave(tiles, (k + bk - 1) / bk, slots, std::size_t(bm) * std::size_t(bn));
+  return splitLastWave(tiles, (k + bk - 1) / bk, slots, units, std::size_t(bm) * std::size_t(bn));
 }
 
 // simt-async's edges of at most PEEL_MAX rows or columns: such a last block row or column (moved
@@ -287,7 +291,8 @@ Variant simtAsync() {
         0,
         "work-groups the device runs at once, for splitting the last round's tiles along K where "
         "they leave places idle (0: compute units x the work-groups one holds, where the driver "
-        "reports registers; 1: never split)",
+        "reports registers, and a last round more than half full split where that lightens the "
+        "busiest unit; 1: never split; more: that many places, and no split of a fuller round)",
         {0, 1}},
        {"PEEL_MAX",
         8,

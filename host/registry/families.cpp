@@ -102,13 +102,38 @@ bool harmonicMeanAtLeast(int m, int n, int k, int size) {
   return 3.0 * mn * k >= double(size) * (mn + mk + nk);
 }
 
+namespace {
+
+// The parts a fuller last round (`rest` of the tiles, more than half its places) is split into,
+// or 1 (splitLastWave's model).
+int fullerRoundParts(long long tiles, long long rest, int k_steps, long long units) {
+  const auto ceil = [](long long a, long long b) { return (a + b - 1) / b; };
+  const double whole_steps = double(tiles - rest) / double(units) * k_steps;
+  const double unsplit = whole_steps + double(ceil(rest, units)) * k_steps;
+  const int max_parts = std::min(kMaxFullerParts, k_steps / kMinPartSteps);
+  int best_parts = 1;
+  double best = unsplit;
+  for (int parts = 2; parts <= max_parts; ++parts) {
+    const double part_steps = double(k_steps) / parts * kPartStepCost + kPartCostSteps;
+    const double steps = whole_steps + double(ceil(rest * parts, units)) * part_steps;
+    if (steps < best) {
+      best = steps;
+      best_parts = parts;
+    }
+  }
+  return best <= (1.0 - kFullerSplitSaving) * unsplit ? best_parts : 1;
+}
+
+}  // namespace
+
 std::optional<WaveSplit> splitLastWave(long long tiles, int k_steps, long long slots,
-                                       std::size_t slot_floats) {
+                                       long long units, std::size_t slot_floats) {
   if (slots < 2 || tiles <= 0 || k_steps <= 0) return std::nullopt;
   const long long rest = tiles % slots;
   if (rest == 0) return std::nullopt;
-  const long long parts =
+  long long parts =
       std::min({slots / rest, (long long)kMaxWaveParts, (long long)(k_steps / kMinPartSteps)});
+  if (slots / rest < 2 && units > 0) parts = fullerRoundParts(tiles, rest, k_steps, units);
   if (parts < 2) return std::nullopt;
   return WaveSplit{int(tiles - rest), int(rest), int(parts), slot_floats};
 }

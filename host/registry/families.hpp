@@ -91,16 +91,33 @@ void addTilePadding(Variant& v, std::optional<PaddedSizes> (*padding)(const Reso
                                                                       int, int) = tilePadding);
 
 // The split of a kernel's last round of work-groups (Variant::wave_split): `tiles` blocks of C,
-// `k_steps` K-steps each, on a device that runs `slots` work-groups at once. Where the last round
-// holds `rest` = tiles % slots tiles and leaves at least half the places idle, each of those
-// tiles is split into parts = slots / rest ranges of K-steps (at most kMaxWaveParts, at least
-// kMinPartSteps K-steps each), so that the round ends after about 1 / parts of a tile instead of
-// a whole one: at 2049^3 on the H100, 264 places and 289 tiles, two rounds become 1.1. Nothing
-// where no split has two parts, or `slots` is 0 (unknown).
+// `k_steps` K-steps each, on a device that runs `slots` work-groups at once on `units` compute
+// units. The last round holds `rest` = tiles % slots tiles.
+// - Where it leaves at least half the places idle, each of those tiles is split into parts =
+//   slots / rest ranges of K-steps (at most kMaxWaveParts), so that the round ends after about
+//   1 / parts of a tile instead of a whole one: at 2049^3 on the H100, 264 places and 289 tiles,
+//   two rounds become 1.1.
+// - Where it is fuller, and `units` is known, into the parts (at most kMaxFullerParts) that leave
+//   the busiest compute unit the fewest K-steps: the whole rounds spread evenly over the units,
+//   and ceil(rest x parts / units) parts of the last round on the busiest, each its share of the
+//   K-steps times kPartStepCost plus kPartCostSteps. Taken where that is at least
+//   kFullerSplitSaving fewer K-steps than unsplit. At 1280^3 on the H100 (64 x 128 blocks, 200
+//   tiles on 396 places, three per SM): the busiest SM's 2 x 80 K-steps become 8 fifths of
+//   80 x 1.05 / 5 + 1, -11%; measured -15%.
+// Each part has kMinPartSteps K-steps at least. Nothing where no split has two parts, or `slots`
+// is 0 (unknown).
 inline constexpr int kMaxWaveParts = 16;  // the last part adds every part's sums: bounded
 inline constexpr int kMinPartSteps = 4;   // a part's pipeline fills and drains once
+// The fuller rounds' model, fitted to 64 x 128 blocks (three per SM) split in 2 to 8 parts at 16
+// sizes from 1280^3 to 3072^3 on the H100: its parts were the best measured or within 4.4% of
+// them (1500^3: 5 parts -11%, 4 parts -15%), and no split it took was slower than none
+// (docs/performance.md, 2026-11-27, session 12):
+inline constexpr int kMaxFullerParts = 8;      // measured up to 8; a fuller round's sums are many
+inline constexpr double kPartStepCost = 1.05;  // a split build's K-step against a whole tile's
+inline constexpr double kPartCostSteps = 1.0;  // a part's fill, drain and sums, in K-steps
+inline constexpr double kFullerSplitSaving = 0.05;  // the model's errors: 2-5% either way
 std::optional<WaveSplit> splitLastWave(long long tiles, int k_steps, long long slots,
-                                       std::size_t slot_floats);
+                                       long long units, std::size_t slot_floats);
 
 // Why a kernel written in NVIDIA's inline PTX cannot run on `device`, or nothing where it can: it
 // needs NVIDIA's OpenCL compiler and a GPU of compute capability `min_major`.0 or newer, for

@@ -227,13 +227,13 @@ struct Variant {
   // idle, the split of that round's tiles along K (the caller's problem in rowMajor's view; the
   // m x n x k its grid covers, padded or not) for a device that runs `slots` work-groups at
   // once (compute units x the work-groups one holds, from the built kernel's registers and local
-  // memory; 0 where the driver does not say); nothing: no split. The plan then builds the GEMM
-  // again with the problem defines SPLIT=1, SK_WHOLE (whole) and SK_PARTS (parts), launches
-  // groups() work-groups along dimension 0, and passes it, after C, a scratch of split_tiles x
-  // parts x slot_floats floats and one of split_tiles ints, zeroed when allocated (the kernel
-  // leaves them zero).
+  // memory; 0 where the driver does not say) on `units` compute units; nothing: no split. The plan
+  // then builds the GEMM again with the problem defines SPLIT=1, SK_WHOLE (whole) and SK_PARTS
+  // (parts), launches groups() work-groups along dimension 0, and passes it, after C, a scratch of
+  // split_tiles x parts x slot_floats floats and one of split_tiles ints, zeroed when allocated
+  // (the kernel leaves them zero).
   std::function<std::optional<WaveSplit>(const ResolvedDefines&, const RowMajorGemm& problem, int m,
-                                         int n, int k, long long slots)>
+                                         int n, int k, long long slots, long long units)>
       wave_split;
 
   // Optional (simt-async): where C's last rows or columns are too few for a block of their own

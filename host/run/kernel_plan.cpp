@@ -137,7 +137,8 @@ KernelPlan::KernelPlan(const Variant& variant, const ResolvedDefines& defines,
 void KernelPlan::chooseWaveSplit(const Variant& variant, const ResolvedDefines& defines,
                                  const PlanTarget& target, std::ostream* log) {
   const PaddedSizes g = tiledSize();
-  const std::optional<WaveSplit> split = variant.wave_split(defines, rm_, g.m, g.n, g.k, places());
+  const std::optional<WaveSplit> split =
+      variant.wave_split(defines, rm_, g.m, g.n, g.k, places(), info_.compute_units);
   if (!split) return;
   if (rebuildAsLine(variant, target,
                     {{"SPLIT", "1", "problem"},
