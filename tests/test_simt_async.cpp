@@ -268,6 +268,10 @@ TEST(SimtAsyncWaveSplit, AFullerLastRoundTakesThePartsThatLeaveTheBusiestUnitLea
   // and 266 left, three on the busiest SM: 1638. Eight parts: 17 x (182 x 1.05 / 8 + 1) = 423.1,
   // 1515 in all (-7.5%); seven 424.5, six 427.1.
   EXPECT_EQ(splitLastWave(1058, 182, 396, 132, 64 * 128), (WaveSplit{792, 266, 8, 64 * 128}));
+  // 1300^3: 21 x 11 = 231 tiles of 82 K-steps, two on the busiest SM (164 K-steps); the best
+  // split, 4 parts, 7 x (82 x 1.05 / 4 + 1) = 157.7, saves 3.9%: none. (Its K-steps counted at
+  // their share alone, 150.5, would save 8%: 4 parts.)
+  EXPECT_EQ(splitLastWave(231, 82, 396, 132, 64 * 128), std::nullopt);
   // 1700^3: 27 x 14 = 378 tiles of 107 K-steps, three on the busiest SM (321 K-steps), and as
   // many in any split (2 parts: 6 x 57.2 = 343): none.
   EXPECT_EQ(splitLastWave(378, 107, 396, 132, 64 * 128), std::nullopt);
@@ -1118,7 +1122,7 @@ TEST(SimtAsyncStripsInGemm, OwnWorkGroupsPerGroupInOneRoundElseOnIdlePlacesOrEve
                            long long slots, int parts) {
     const int inside = size / 1024 * 1024;
     return v.strips_in_gemm(clgemm_test::definesOf(v, args), clgemm::EdgeStrips{inside, inside},
-                            size, size, size, gemm_groups, slots, parts);
+                            size, size, size, gemm_groups, slots, 132, parts);
   };
   // One round: 2049^3 and 2050^3, 256 tiles on 264 places, 257 groups (129 below, 128 to the
   // right); 1028^3 on 64 x 128, 128 tiles in 3 parts filling 396 places (and at 396 of them, the
@@ -1149,7 +1153,7 @@ TEST(SimtAsyncStripsInGemm, OwnWorkGroupsPerGroupInOneRoundElseOnIdlePlacesOrEve
   // they would fit; a 64 x 128 block's K-steps count half (BM x BN / 128^2): the launch after.
   const auto at_2500 = [&](const std::vector<std::string>& args) {
     return v.strips_in_gemm(clgemm_test::definesOf(v, args), clgemm::EdgeStrips{2496, 2500}, 2500,
-                            2500, 2500, 780, 396, 1);
+                            2500, 2500, 780, 396, 132, 1);
   };
   EXPECT_EQ(at_2500({"BM=128", "BN=128"}), 12);
   EXPECT_EQ(at_2500({"BM=64", "BN=128"}), std::nullopt);
@@ -1163,6 +1167,32 @@ TEST(SimtAsyncStripsInGemm, OwnWorkGroupsPerGroupInOneRoundElseOnIdlePlacesOrEve
   EXPECT_EQ(in_gemm({"BM=4", "BN=256", "TM=4", "TN=4", "BK=2", "PADA=4"}, 2049, 256, 264, 1),
             std::nullopt);
   EXPECT_EQ(in_gemm({}, 2048, 256, 264, 1), std::nullopt);
+}
+
+// One round whose line would hold more work-groups than places, where the GEMM's whole tiles
+// alone leave every unit a place: as over several rounds. 1667^3 on 64 x 128 (128 threads, 8
+// slices of K): 26 x 13 = 338 tiles and 105 + 104 = 209 groups three deep, on the H100's 132 SMs.
+TEST(SimtAsyncStripsInGemm, ACrowdedRoundTakesTheIdlePlacesAsOverSeveralRounds) {
+  const auto& v = registryVariant("simt-async");
+  const auto at_1667 = [&](const std::vector<std::string>& args, long long gemm_groups,
+                           long long slots, long long units, int parts) {
+    return v.strips_in_gemm(clgemm_test::definesOf(v, args), clgemm::EdgeStrips{1664, 1664}, 1667,
+                            1667, 1667, gemm_groups, slots, units, parts);
+  };
+  const std::vector<std::string> tiles = {"BM=64", "BN=128"};
+  // Four per SM (528 places): 547 work-groups, and 338 tiles leave every SM a place (3 < 4).
+  // 190 places idle, 64 of them: 4 x 14 trips x 1.27 = 71 against 2.4 x 105 / 2 = 126.
+  EXPECT_EQ(at_1667(tiles, 338, 528, 132, 1), 64);
+  // Three per SM (396): the tiles fill some SMs (ceil(338 / 132) = 3), a group each as before.
+  EXPECT_EQ(at_1667(tiles, 338, 396, 132, 1), 209);
+  // The line within the places, the GEMM split (short work-groups), or the units unknown (0, or
+  // SPLIT_SLOTS's places): a group each.
+  EXPECT_EQ(at_1667(tiles, 300, 528, 132, 1), 209);
+  EXPECT_EQ(at_1667(tiles, 338, 528, 132, 2), 209);
+  EXPECT_EQ(at_1667(tiles, 338, 528, 0, 1), 209);
+  std::vector<std::string> slots = tiles;
+  slots.push_back("SPLIT_SLOTS=528");
+  EXPECT_EQ(at_1667(slots, 338, 0, 132, 1), 209);
 }
 
 }  // namespace

@@ -211,6 +211,11 @@ std::optional<EdgeStrips> simtAsyncEdgeStrips(const ResolvedDefines& d, const Ro
 //    chain of one group. Against a share of the groups in every split work-group, 8-64 own
 //    work-groups on the idle places, or the launch after: 1028^3 -9%, 1032^3 -8%, 1025^3-1031^3
 //    -0.5 to -3%, 2050^3-2056^3 -1.6 to -4%, 2049^3 the same (session 9, docs/performance.md).
+//    Not where that line holds more work-groups than places while the GEMM's whole tiles alone
+//    would leave every unit a place (fewer than places - units): 1665^3-1668^3 and
+//    1793^3-1796^3 on the H100 (338 or 392 tiles of 64 x 128 and 209-225 groups, on 528 places)
+//    took 0.32-0.34 ms, against 0.25-0.28 with the strips' launch after; their tiles then seem to
+//    be packed four to an SM (session 12). There, as over several rounds below.
 //  - Over several rounds, own work-groups on the places the last round leaves idle (at least 8,
 //    at most 64), where each one's chain (its groups x ceil(K / slices / 16) trips, weighted 1 +
 //    0.135 (depth - 1)) is at most 2.4 trips per K-step of the GEMM's work-groups over its
@@ -224,20 +229,27 @@ std::optional<EdgeStrips> simtAsyncEdgeStrips(const ResolvedDefines& d, const Ro
 //    tile of a round (2050^3-2056^3 -1-2%): the launch after.
 std::optional<int> simtAsyncStripsInGemm(const ResolvedDefines& d, const EdgeStrips& strips, int m,
                                          int n, int k, long long gemm_groups, long long slots,
-                                         int parts) {
+                                         long long units, int parts) {
   const long long threads = threadTileItems(d);
   const long long a_floats =
       1LL * d.param("STAGES") * d.param("BK") * (d.param("BM") + d.param("PADA"));
   const long long groups = strips.groups(m, n);
   if (d.param("FUSE_STRIPS") == 0 || threads % 16 != 0 || a_floats < 8 * threads || groups < 1)
     return std::nullopt;
-  // SPLIT_SLOTS = 1 says only "never split": the strips still have the device's places.
-  if (d.param("SPLIT_SLOTS") > 1) slots = d.param("SPLIT_SLOTS");
-  if (slots > 0 && gemm_groups <= slots) return int(groups);  // one round
+  // SPLIT_SLOTS = 1 says only "never split": the strips still have the device's places. More:
+  // those places, on units not known.
+  if (d.param("SPLIT_SLOTS") > 1) {
+    slots = d.param("SPLIT_SLOTS");
+    units = 0;
+  }
+  const auto ceil = [](long long a, long long b) { return (a + b - 1) / b; };
+  const bool one_round = slots > 0 && gemm_groups <= slots;
+  const bool crowded = one_round && units > 0 && parts <= 1 && gemm_groups + groups > slots &&
+                       ceil(gemm_groups, units) < slots / units;
+  if (one_round && !crowded) return int(groups);
   const long long rest = slots > 0 ? gemm_groups % slots : 0;
   const long long idle = rest > 0 ? slots - rest : 0;
   const long long own = std::min(std::clamp(idle, 8LL, 64LL), groups);
-  const auto ceil = [](long long a, long long b) { return (a + b - 1) / b; };
   const int depth = std::min(8, std::max(m - strips.m0, n - strips.n0));
   const double chain =
       double(ceil(groups, own) * ceil(ceil(k, threads / 16), 16)) * (1.0 + 0.135 * (depth - 1));

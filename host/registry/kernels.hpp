@@ -250,13 +250,15 @@ struct Variant {
   // strip_entry's launch after it (nothing: that launch), and how: in `n` work-groups of their
   // own last in its line (n > 0), or a share in every work-group (0). Called with the strips
   // of the caller's m x n x k problem, the GEMM's `gemm_groups` work-groups (its grid's, or its
-  // split's line), the `slots` places the device has for them (0: unknown) and the `parts` of K
-  // of its split (1: none). The plan then builds the kernel with STRIPS_IN_GEMM = 1, launches it
-  // as a line of n + gemm_groups work-groups, and passes it the caller's M, N and K and n after
-  // its other arguments; a build that holds fewer work-groups per compute unit than the one
-  // without keeps the launch after.
+  // split's line), the `slots` places the device has for them (0: unknown) on `units` compute
+  // units, and the `parts` of K of its split (1: none). The plan then builds the kernel with
+  // STRIPS_IN_GEMM = 1, launches it as a line of n + gemm_groups work-groups, and passes it the
+  // caller's M, N and K and n after its other arguments; a build that holds fewer work-groups per
+  // compute unit than the one without keeps the launch after, and one that holds more is asked
+  // again with its places (an answer of work-groups of their own, or a share, replaces n).
   std::function<std::optional<int>(const ResolvedDefines&, const EdgeStrips& strips, int m, int n,
-                                   int k, long long gemm_groups, long long slots, int parts)>
+                                   int k, long long gemm_groups, long long slots, long long units,
+                                   int parts)>
       strips_in_gemm;
 
   // The copy helper (every OpenCL variant: copy_matrix, set by openClVariant) and, optionally,

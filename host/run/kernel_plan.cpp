@@ -152,19 +152,33 @@ void KernelPlan::chooseWaveSplit(const Variant& variant, const ResolvedDefines& 
 // them: the GEMM built again with STRIPS_IN_GEMM, launched as a line of the strips' own
 // work-groups (if any), then the GEMM's (its grid's blocks, or its split's line), and no launch
 // of strip_entry after it. As with the split, a build that holds fewer work-groups per compute
-// unit than the one before is dropped, and the strips keep their launch.
+// unit than the one before is dropped, and the strips keep their launch. One that holds more
+// (ptxas gave 1668^3's fewer registers on the H100: four work-groups per SM, not three) has more
+// places than the variant was told of: it is asked again, and a number it gives then sets the
+// line (the build does not depend on it).
 void KernelPlan::chooseStripsInGemm(const Variant& variant, const ResolvedDefines& defines,
                                     const PlanTarget& target, std::ostream* log) {
   const std::size_t local = gemm_.shape.local[0] * gemm_.shape.local[1];
   const long long gemm_groups = (long long)(gemm_.shape.global[0] * gemm_.shape.global[1] / local);
-  const std::optional<int> own = variant.strips_in_gemm(
-      defines, *strips_, rm_.m, rm_.n, rm_.k, gemm_groups, places(), split_ ? split_->parts : 1);
+  const int parts = split_ ? split_->parts : 1;
+  const auto ask = [&] {
+    return variant.strips_in_gemm(defines, *strips_, rm_.m, rm_.n, rm_.k, gemm_groups, places(),
+                                  info_.compute_units, parts);
+  };
+  std::optional<int> own = ask();
   if (!own) return;
-  if (rebuildAsLine(variant, target, {{"STRIPS_IN_GEMM", "1", "problem"}}, gemm_groups + *own,
-                    log)) {
-    strips_in_gemm_ = own;
-    strip_.reset();
+  const long long places_before = places();
+  if (!rebuildAsLine(variant, target, {{"STRIPS_IN_GEMM", "1", "problem"}}, gemm_groups + *own,
+                     log))
+    return;
+  if (places() > places_before) {
+    if (const std::optional<int> again = ask(); again && *again != *own) {
+      own = again;
+      gemm_.shape.global[0] = std::size_t(gemm_groups + *own) * gemm_.shape.local[0];
+    }
   }
+  strips_in_gemm_ = own;
+  strip_.reset();
 }
 
 // The work-groups the device runs at once, for the built GEMM: compute units x the work-groups
