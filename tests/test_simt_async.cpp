@@ -220,9 +220,10 @@ TEST(SimtAsyncWaveSplit, TheLastRoundOfTheH100At2049IsSplitInTen) {
 }
 
 // Where B's lines do not start on 16 bytes (N % 4 != 0) the kernel's edges copy it four bytes at
-// a time, and that GEMM gained nothing from a split on the H100: none there. Its padded copies
-// are aligned: split.
-TEST(SimtAsyncWaveSplit, NoneWhereBIsCopiedFourBytesAtATime) {
+// a time, and that GEMM gained nothing on the H100 from a split that only fills idle places: there
+// the busiest unit's model alone decides, however full the last round. Its padded copies are
+// aligned: the places' rule as ever.
+TEST(SimtAsyncWaveSplit, WhereBIsCopiedFourBytesAtATimeTheBusiestUnitAloneDecides) {
   const auto& v = registryVariant("simt-async");
   const auto wave = [&](const std::vector<std::string>& args, int m, int n, int k) {
     // The grid of the blocks inside C (the strips take the last few rows and columns), on the
@@ -231,14 +232,36 @@ TEST(SimtAsyncWaveSplit, NoneWhereBIsCopiedFourBytesAtATime) {
                         m / 64 * 64, n / 128 * 128, k, 396, 132);
   };
   const std::vector<std::string> tiles = {"BM=64", "BN=128"};
-  // 16 x 8 tiles for 396 places: 3 parts of 65 K-steps.
+  // 16 x 8 tiles for 396 places: 3 parts of 65 K-steps where B is aligned.
   EXPECT_EQ(wave(tiles, 1028, 1028, 1028), (WaveSplit{0, 128, 3, 64 * 128}));
   EXPECT_EQ(wave(tiles, 1025, 1028, 1025), (WaveSplit{0, 128, 3, 64 * 128}));
+  // Not aligned: one tile per SM unsplit (64 K-steps), two halves of 64 x 1.05 / 2 + 1 on some
+  // SMs split: none.
   for (const int n : {1025, 1026, 1027})
     EXPECT_EQ(wave(tiles, 1024, n, 1024), std::nullopt) << "N = " << n;
   std::vector<std::string> padded = tiles;
   padded.push_back("PAD_FROM_UNALIGNED=0");
   EXPECT_TRUE(wave(padded, 1025, 1025, 1025).has_value());
+  // Those builds held four work-groups per SM (528 places). The grid the kernel's edges run,
+  // blocks moved back inside C:
+  const auto unaligned = [&](const std::vector<std::string>& args, int size, long long slots,
+                             long long units) {
+    return v.wave_split(clgemm_test::definesOf(v, args),
+                        rowMajorOf(size, size, size, clgemm::GemmShape{}), size, size, size, slots,
+                        units);
+  };
+  // 1233^3: 20 x 10 = 200 tiles of 78 K-steps on 528 places. The places' rule would give 2
+  // parts; the model: 2 x 78 = 156 K-steps unsplit on the busiest SM, 8 fifths of
+  // 78 x 1.05 / 5 + 1 = 139.0 (-11%).
+  EXPECT_EQ(unaligned(tiles, 1233, 528, 132), (WaveSplit{0, 200, 5, 64 * 128}));
+  // 2301^3: 36 x 18 = 648 tiles of 144 K-steps, 120 in the last round. The places' rule: 4
+  // parts; the model: 4 x 144 + 144 = 720 unsplit, 2 parts 4 x 144 + 2 x 76.6 = 729: none.
+  EXPECT_EQ(unaligned(tiles, 2301, 528, 132), std::nullopt);
+  // The units unknown, or SPLIT_SLOTS's places: none.
+  EXPECT_EQ(unaligned(tiles, 1233, 528, 0), std::nullopt);
+  std::vector<std::string> forced = tiles;
+  forced.push_back("SPLIT_SLOTS=528");
+  EXPECT_EQ(unaligned(forced, 1233, 0, 132), std::nullopt);
 }
 
 TEST(SimtAsyncWaveSplit, NothingWhereTheLastRoundIsFullOrOverHalfFullOnUnknownUnits) {

@@ -166,20 +166,24 @@ std::pair<int, int> simtAsyncBlock(const ResolvedDefines& d) {
 // simt-async's split of its last round of tiles along K (splitLastWave): the BM x BN blocks of
 // the problem the kernel runs (padded or not) that its grid covers, m x n, BK-deep K-steps, on
 // `slots` places of `units` compute units, or SPLIT_SLOTS places (a fuller round's model then
-// off: it counts the device's units, which a number of places alone does not give). Not where B is
-// copied four bytes at a time: that GEMM gained nothing from its split on the H100 (1024 x 1025 x
-// 1024: 0.069-0.072 ms in 2, 3 or 4 parts, 0.068-0.070 unsplit; 1025^3-1029^3 0.072-0.074 unsplit
-// against 0.075-0.084; the aligned one 0.066 -> 0.062; docs/performance.md).
+// off: it counts the device's units, which a number of places alone does not give). Where B is
+// copied four bytes at a time, the busiest unit's model alone, whatever the round's fill: that
+// GEMM gained nothing from a split that only fills idle places on the H100 (1024 x 1025 x 1024:
+// 0.069-0.072 ms in 2, 3 or 4 parts, 0.068-0.070 unsplit; 1025^3-1029^3 0.072-0.074 unsplit
+// against 0.075-0.084; the aligned one 0.066 -> 0.062). Its splits by the model, against none:
+// 1233^3-1281^3 and 1441^3-1538^3 -7 to -15%, 2177^3 -6%, 1921^3 and 2401^3 -2 to -4%; 1601^3
+// +8% (2 parts, where the model promised -11%; no split there gained more than 3%); the places'
+// rule would have split 1233^3-1345^3 and 2301^3 for +0 to +6% (session 12; docs/performance.md).
 std::optional<WaveSplit> simtAsyncWaveSplit(const ResolvedDefines& d, const RowMajorGemm& g, int m,
                                             int n, int k, long long slots, long long units) {
-  if (simtAsyncCopiesBByFloats(d, g)) return std::nullopt;
   if (d.param("SPLIT_SLOTS") > 0) {
     slots = d.param("SPLIT_SLOTS");
     units = 0;
   }
   const int bm = d.param("BM"), bn = d.param("BN"), bk = d.param("BK");
   const long long tiles = 1LL * ((m + bm - 1) / bm) * ((n + bn - 1) / bn);
-  return splitLastWave(tiles, (k + bk - 1) / bk, slots, units, std::size_t(bm) * std::size_t(bn));
+  return splitLastWave(tiles, (k + bk - 1) / bk, slots, units, std::size_t(bm) * std::size_t(bn),
+                       simtAsyncCopiesBByFloats(d, g));
 }
 
 // simt-async's edges of at most PEEL_MAX rows or columns: such a last block row or column (moved

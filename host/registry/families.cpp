@@ -127,13 +127,14 @@ int fullerRoundParts(long long tiles, long long rest, int k_steps, long long uni
 }  // namespace
 
 std::optional<WaveSplit> splitLastWave(long long tiles, int k_steps, long long slots,
-                                       long long units, std::size_t slot_floats) {
+                                       long long units, std::size_t slot_floats, bool units_only) {
   if (slots < 2 || tiles <= 0 || k_steps <= 0) return std::nullopt;
   const long long rest = tiles % slots;
-  if (rest == 0) return std::nullopt;
+  if (rest == 0 || (units_only && units <= 0)) return std::nullopt;
   long long parts =
       std::min({slots / rest, (long long)kMaxWaveParts, (long long)(k_steps / kMinPartSteps)});
-  if (slots / rest < 2 && units > 0) parts = fullerRoundParts(tiles, rest, k_steps, units);
+  if ((units_only || slots / rest < 2) && units > 0)
+    parts = fullerRoundParts(tiles, rest, k_steps, units);
   if (parts < 2) return std::nullopt;
   return WaveSplit{int(tiles - rest), int(rest), int(parts), slot_floats};
 }

@@ -104,6 +104,8 @@ void addTilePadding(Variant& v, std::optional<PaddedSizes> (*padding)(const Reso
 //   kFullerSplitSaving fewer K-steps than unsplit. At 1280^3 on the H100 (64 x 128 blocks, 200
 //   tiles on 396 places, three per SM): the busiest SM's 2 x 80 K-steps become 8 fifths of
 //   80 x 1.05 / 5 + 1, -11%; measured -15%.
+// - Where `units_only`, every last round as a fuller one (nothing where `units` is 0): for a
+//   kernel whose split gains nothing from places left idle, only from a lighter busiest unit.
 // Each part has kMinPartSteps K-steps at least. Nothing where no split has two parts, or `slots`
 // is 0 (unknown).
 inline constexpr int kMaxWaveParts = 16;  // the last part adds every part's sums: bounded
@@ -117,7 +119,8 @@ inline constexpr double kPartStepCost = 1.05;  // a split build's K-step against
 inline constexpr double kPartCostSteps = 1.0;  // a part's fill, drain and sums, in K-steps
 inline constexpr double kFullerSplitSaving = 0.05;  // the model's errors: 2-5% either way
 std::optional<WaveSplit> splitLastWave(long long tiles, int k_steps, long long slots,
-                                       long long units, std::size_t slot_floats);
+                                       long long units, std::size_t slot_floats,
+                                       bool units_only = false);
 
 // Why a kernel written in NVIDIA's inline PTX cannot run on `device`, or nothing where it can: it
 // needs NVIDIA's OpenCL compiler and a GPU of compute capability `min_major`.0 or newer, for
