@@ -216,7 +216,7 @@ std::optional<EdgeStrips> simtAsyncEdgeStrips(const ResolvedDefines& d, const Ro
 //    work-groups on the idle places, or the launch after: 1028^3 -9%, 1032^3 -8%, 1025^3-1031^3
 //    -0.5 to -3%, 2050^3-2056^3 -1.6 to -4%, 2049^3 the same (session 9, docs/performance.md).
 //    Not where that line holds more work-groups than places while the GEMM's whole tiles alone
-//    would leave every unit a place (fewer than places - units): 1665^3-1668^3 and
+//    would leave every unit a place (at most places - units): 1665^3-1668^3 and
 //    1793^3-1796^3 on the H100 (338 or 392 tiles of 64 x 128 and 209-225 groups, on 528 places)
 //    took 0.32-0.34 ms, against 0.25-0.28 with the strips' launch after; their tiles then seem to
 //    be packed four to an SM (session 12). There, as over several rounds below.
