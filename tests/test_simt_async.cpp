@@ -1192,9 +1192,10 @@ TEST(SimtAsyncStripsInGemm, OwnWorkGroupsPerGroupInOneRoundElseOnIdlePlacesOrEve
   EXPECT_EQ(in_gemm({}, 2048, 256, 264, 1), std::nullopt);
 }
 
-// One round whose line would hold more work-groups than places, where the GEMM's whole tiles
-// alone leave every unit a place: as over several rounds. 1667^3 on 64 x 128 (128 threads, 8
-// slices of K): 26 x 13 = 338 tiles and 105 + 104 = 209 groups three deep, on the H100's 132 SMs.
+// One round whose line would hold more than one work-group per unit beyond the tiles' share,
+// where the GEMM's whole tiles alone leave every unit a place: as over several rounds. 1667^3 on
+// 64 x 128 (128 threads, 8 slices of K): 26 x 13 = 338 tiles and 105 + 104 = 209 groups three
+// deep, on the H100's 132 SMs.
 TEST(SimtAsyncStripsInGemm, ACrowdedRoundTakesTheIdlePlacesAsOverSeveralRounds) {
   const auto& v = registryVariant("simt-async");
   const auto at_1667 = [&](const std::vector<std::string>& args, long long gemm_groups,
@@ -1203,8 +1204,9 @@ TEST(SimtAsyncStripsInGemm, ACrowdedRoundTakesTheIdlePlacesAsOverSeveralRounds) 
                             1667, 1667, gemm_groups, slots, units, parts);
   };
   const std::vector<std::string> tiles = {"BM=64", "BN=128"};
-  // Four per SM (528 places): 547 work-groups, and 338 tiles leave every SM a place (3 < 4).
-  // 190 places idle, 64 of them: 4 x 14 trips x 1.27 = 71 against 2.4 x 105 / 2 = 126.
+  // Four per SM (528 places): 547 work-groups, over (3 + 1) x 132, and 338 tiles leave every SM
+  // a place (3 < 4). 190 places idle, 64 of them: 4 x 14 trips x 1.27 = 71 against
+  // 2.4 x 105 / 2 = 126.
   EXPECT_EQ(at_1667(tiles, 338, 528, 132, 1), 64);
   // Three per SM (396): the tiles fill some SMs (ceil(338 / 132) = 3), a group each as before.
   EXPECT_EQ(at_1667(tiles, 338, 396, 132, 1), 209);
@@ -1216,6 +1218,16 @@ TEST(SimtAsyncStripsInGemm, ACrowdedRoundTakesTheIdlePlacesAsOverSeveralRounds) 
   std::vector<std::string> slots = tiles;
   slots.push_back("SPLIT_SLOTS=528");
   EXPECT_EQ(at_1667(slots, 338, 0, 132, 1), 209);
+  // Within the places but over the bound: 1409^3, 22 x 11 = 242 tiles (two per SM at most) and
+  // 89 + 88 = 177 groups one deep, 419 work-groups against (2 + 1) x 132 = 396: 64 of their own
+  // (3 x 12 trips against 2.4 x 89 / 2). 1345^3, 231 tiles and 85 groups below the last row
+  // block, 316: a group each.
+  const auto one_round = [&](int size, clgemm::EdgeStrips strips, long long gemm_groups) {
+    return v.strips_in_gemm(clgemm_test::definesOf(v, tiles), strips, size, size, size, gemm_groups,
+                            528, 132, 1);
+  };
+  EXPECT_EQ(one_round(1409, clgemm::EdgeStrips{1408, 1408}, 242), 64);
+  EXPECT_EQ(one_round(1345, clgemm::EdgeStrips{1344, 1345}, 231), 85);
 }
 
 }  // namespace

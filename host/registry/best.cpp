@@ -215,11 +215,14 @@ std::optional<EdgeStrips> simtAsyncEdgeStrips(const ResolvedDefines& d, const Ro
 //    chain of one group. Against a share of the groups in every split work-group, 8-64 own
 //    work-groups on the idle places, or the launch after: 1028^3 -9%, 1032^3 -8%, 1025^3-1031^3
 //    -0.5 to -3%, 2050^3-2056^3 -1.6 to -4%, 2049^3 the same (session 9, docs/performance.md).
-//    Not where that line holds more work-groups than places while the GEMM's whole tiles alone
-//    would leave every unit a place (at most places - units): 1665^3-1668^3 and
-//    1793^3-1796^3 on the H100 (338 or 392 tiles of 64 x 128 and 209-225 groups, on 528 places)
-//    took 0.32-0.34 ms, against 0.25-0.28 with the strips' launch after; their tiles then seem to
-//    be packed four to an SM (session 12). There, as over several rounds below.
+//    Not where the GEMM's whole tiles leave every unit a place (ceil(tiles / units) below its
+//    places) and that line holds more than one work-group per unit beyond the tiles' share
+//    (ceil(tiles / units) + 1 per unit): there the GPU gave some units a tile more than their
+//    share. 1409^3 on the H100 (242 tiles of 64 x 128 and 177 groups, 419 work-groups on 528
+//    places): 8 SMs held three tiles (%smid; at most two with the strips' launch after), 0.21 ms
+//    against 0.17; 1665^3-1668^3 and 1793^3-1796^3 (338 or 392 tiles, 209-225 groups): 0.32-0.34
+//    against 0.25-0.28; but 1283^3, 1345^3, 1537^3 and 1601^3, within that bound, 3-10% faster
+//    than the launch after (session 12). There, as over several rounds below.
 //  - Over several rounds, own work-groups on the places the last round leaves idle (at least 8,
 //    at most 64), where each one's chain (its groups x ceil(K / slices / 16) trips, weighted 1 +
 //    0.135 (depth - 1)) is at most 2.4 trips per K-step of the GEMM's work-groups over its
@@ -248,8 +251,9 @@ std::optional<int> simtAsyncStripsInGemm(const ResolvedDefines& d, const EdgeStr
   }
   const auto ceil = [](long long a, long long b) { return (a + b - 1) / b; };
   const bool one_round = slots > 0 && gemm_groups <= slots;
-  const bool crowded = one_round && units > 0 && parts <= 1 && gemm_groups + groups > slots &&
-                       ceil(gemm_groups, units) < slots / units;
+  const long long tiles_per_unit = units > 0 ? ceil(gemm_groups, units) : 0;
+  const bool crowded = one_round && units > 0 && parts <= 1 && tiles_per_unit < slots / units &&
+                       gemm_groups + groups > (tiles_per_unit + 1) * units;
   if (one_round && !crowded) return int(groups);
   const long long rest = slots > 0 ? gemm_groups % slots : 0;
   const long long idle = rest > 0 ? slots - rest : 0;
