@@ -181,8 +181,8 @@ std::optional<WaveSplit> simtAsyncWaveSplit(const ResolvedDefines& d, const RowM
     units = 0;
   }
   const int bm = d.param("BM"), bn = d.param("BN"), bk = d.param("BK");
-  const long long tiles = 1LL * ((m + bm - 1) / bm) * ((n + bn - 1) / bn);
-  return splitLastWave(tiles, (k + bk - 1) / bk, slots, units, std::size_t(bm) * std::size_t(bn),
+  const long long tiles = ceilDiv(m, bm) * ceilDiv(n, bn);
+  return splitLastWave(tiles, int(ceilDiv(k, bk)), slots, units, std::size_t(bm) * std::size_t(bn),
                        simtAsyncCopiesBByFloats(d, g));
 }
 
@@ -249,9 +249,8 @@ std::optional<int> simtAsyncStripsInGemm(const ResolvedDefines& d, const EdgeStr
     slots = d.param("SPLIT_SLOTS");
     units = 0;
   }
-  const auto ceil = [](long long a, long long b) { return (a + b - 1) / b; };
   const bool one_round = slots > 0 && gemm_groups <= slots;
-  const long long tiles_per_unit = units > 0 ? ceil(gemm_groups, units) : 0;
+  const long long tiles_per_unit = units > 0 ? ceilDiv(gemm_groups, units) : 0;
   const bool crowded = one_round && units > 0 && parts <= 1 && tiles_per_unit < slots / units &&
                        gemm_groups + groups > (tiles_per_unit + 1) * units;
   if (one_round && !crowded) return int(groups);
@@ -259,10 +258,10 @@ std::optional<int> simtAsyncStripsInGemm(const ResolvedDefines& d, const EdgeStr
   const long long idle = rest > 0 ? slots - rest : 0;
   const long long own = std::min(std::clamp(idle, 8LL, 64LL), groups);
   const int depth = std::min(8, std::max(m - strips.m0, n - strips.n0));
-  const double chain =
-      double(ceil(groups, own) * ceil(ceil(k, threads / 16), 16)) * (1.0 + 0.135 * (depth - 1));
-  const long long rounds = slots > 0 ? ceil(gemm_groups, slots) : 1;
-  const double k_steps = double(ceil(k, d.param("BK")) / std::max(parts, 1)) * double(rounds);
+  const double chain = double(ceilDiv(groups, own) * ceilDiv(ceilDiv(k, threads / 16), 16)) *
+                       (1.0 + 0.135 * (depth - 1));
+  const long long rounds = slots > 0 ? ceilDiv(gemm_groups, slots) : 1;
+  const double k_steps = double(ceilDiv(k, d.param("BK")) / std::max(parts, 1)) * double(rounds);
   const double block_share = double(d.param("BM")) * double(d.param("BN")) / (128.0 * 128.0);
   if (chain <= 2.4 * block_share * k_steps) return int(own);
   if (parts > 1) return 0;

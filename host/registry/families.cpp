@@ -13,6 +13,8 @@ std::size_t roundUp(std::size_t value, std::size_t multiple) {
   return (value + multiple - 1) / multiple * multiple;
 }
 
+long long ceilDiv(long long value, long long divisor) { return (value + divisor - 1) / divisor; }
+
 void requireAtLeast(std::vector<std::string>& errors, const ResolvedDefines& d,
                     const std::vector<std::string>& names, int minimum) {
   for (const auto& name : names) {
@@ -107,15 +109,14 @@ namespace {
 // The parts a fuller last round (`rest` of the tiles, more than half its places) is split into,
 // or 1 (splitLastWave's model).
 int fullerRoundParts(long long tiles, long long rest, int k_steps, long long units) {
-  const auto ceil = [](long long a, long long b) { return (a + b - 1) / b; };
   const double whole_steps = double(tiles - rest) / double(units) * k_steps;
-  const double unsplit = whole_steps + double(ceil(rest, units)) * k_steps;
+  const double unsplit = whole_steps + double(ceilDiv(rest, units)) * k_steps;
   const int max_parts = std::min(kMaxFullerParts, k_steps / kMinPartSteps);
   int best_parts = 1;
   double best = unsplit;
   for (int parts = 2; parts <= max_parts; ++parts) {
     const double part_steps = double(k_steps) / parts * kPartStepCost + kPartCostSteps;
-    const double steps = whole_steps + double(ceil(rest * parts, units)) * part_steps;
+    const double steps = whole_steps + double(ceilDiv(rest * parts, units)) * part_steps;
     if (steps < best) {
       best = steps;
       best_parts = parts;

@@ -23,6 +23,8 @@ std::vector<Variant> baselineVariants();    // baselines.cpp: clblast, openblas,
 namespace family {
 
 std::size_t roundUp(std::size_t value, std::size_t multiple);
+// The blocks of `divisor` that cover `value` (both positive): value / divisor rounded up.
+long long ceilDiv(long long value, long long divisor);
 
 // Every parameter of a variant must be at least `minimum`.
 void requireAtLeast(std::vector<std::string>& errors, const ResolvedDefines& d,
