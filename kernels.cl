@@ -1449,6 +1449,9 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 #ifndef SK_PARTS
 #define SK_PARTS 1  // with SPLIT: parts of K of each later tile (set by the host)
 #endif
+#ifndef SK_FLOAT_SUMS
+#define SK_FLOAT_SUMS 0  // with SPLIT: the parts' sums stored float by float (set by the host)
+#endif
 #ifndef PEEL_MAX
 #define PEEL_MAX 8  // edges of at most this many rows or columns: gemm_edge_strip (host)
 #endif
@@ -1560,7 +1563,8 @@ inline void sa_fence_gpu() {
   mem_fence(CLK_GLOBAL_MEM_FENCE);
 #endif
 }
-// SPLIT: another work-group's sums, from L2 (ld.global.cg: never a stale line of L1).
+// SPLIT: another work-group's sums, from L2 (ld.global.cg: never a stale line of L1); with
+// SK_FLOAT_SUMS four floats `stride` apart.
 inline float4 sa_load_l2(__global const float* p) {
 #if SA_PTX
   float4 v;
@@ -1572,6 +1576,19 @@ inline float4 sa_load_l2(__global const float* p) {
 #else
   return *(__global const float4*)p;
 #endif
+}
+inline float sa_load_l2_float(__global const float* p) {
+#if SA_PTX
+  float v;
+  asm volatile("ld.global.cg.f32 %0, [%1];\n" : "=f"(v) : "l"(p) : "memory");
+  return v;
+#else
+  return *p;
+#endif
+}
+inline float4 sa_load4_l2(__global const float* p, const int stride) {
+  return (float4)(sa_load_l2_float(p), sa_load_l2_float(p + stride),
+                  sa_load_l2_float(p + 2 * stride), sa_load_l2_float(p + 3 * stride));
 }
 // C's float4 at (row, col) = alpha * v (+ beta * C): one 16-byte store where C's lines start on 16
 // bytes, else element by element; with EDGE only from the block's own start (own_row0, own_col0;
@@ -1936,16 +1953,32 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
 
 #if SPLIT
   if (part >= 0) {
-    // A part: its sums to its slot (float4 f of work-item tid at (f * SA_THREADS + tid) * 4: a
-    // warp's stores and loads are consecutive), then counted in. The last to come adds every
-    // slot, its own too, in the parts' order, and goes on to store C.
+    // A part: its sums to its slot, then counted in. The last to come adds every slot, its own
+    // too, in the parts' order, and goes on to store C. Float4 f of work-item tid lies at
+    // (f * SA_THREADS + tid) * 4, or with SK_FLOAT_SUMS its float c at ((f * 4 + c) *
+    // SA_THREADS + tid): either way a warp's stores and loads are consecutive. The host takes
+    // SK_FLOAT_SUMS where the float4 stores' build holds fewer work-groups per compute unit: on
+    // the H100 ptxas gave 128 x 128 blocks 130-150 registers with them, 124-128 without them or
+    // float by float (likely because a 16-byte store wants its four sums side by side in
+    // registers), one work-group per SM instead of two. Float by float, 64 x 128 blocks (three
+    // per SM either way) took 1552^3-1600^3 13-15% longer in 2 parts (not understood;
+    // docs/performance.md, 2026-11-27, session 13).
     const int slot0 = (tile - SK_WHOLE) * SK_PARTS;
+#if SK_FLOAT_SUMS
+    __global float* mine = partials + (slot0 + part) * (BM * BN) + tid;
+    _Pragma("unroll") for (int f = 0; f < TM * TN / 4; ++f) {
+      const int i = f / SA_GROUPS_N, g = f % SA_GROUPS_N;
+      _Pragma("unroll") for (int c = 0; c < 4; ++c) mine[(f * 4 + c) * SA_THREADS] =
+          acc[i][g * 4 + c];
+    }
+#else
     __global float* mine = partials + (slot0 + part) * (BM * BN);
     _Pragma("unroll") for (int f = 0; f < TM * TN / 4; ++f) {
       const int i = f / SA_GROUPS_N, g = f % SA_GROUPS_N;
       *(__global float4*)(mine + (f * SA_THREADS + tid) * 4) =
           (float4)(acc[i][g * 4], acc[i][g * 4 + 1], acc[i][g * 4 + 2], acc[i][g * 4 + 3]);
     }
+#endif
     sa_fence_gpu();  // these sums before the count
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     if (tid == 0) {
@@ -1959,21 +1992,26 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
     // kernel 150-168 registers instead of 124-144, one work-group per SM fewer. SA_SUM_GROUP
     // float4s at a time (1, 2 or 4: each divides the TM * TN / 4 float4s, a multiple of 4), every
     // part's loads of them in flight together: about 64 registers of loads whatever the parts.
-    __global const float* sums = partials + slot0 * (BM * BN) + tid * 4;
+    __global const float* sums = partials + slot0 * (BM * BN) + tid * (SK_FLOAT_SUMS ? 1 : 4);
+#if SK_FLOAT_SUMS
+#define SA_PART_SUMS(p, f) sa_load4_l2(sums + (p) * (BM * BN) + (f)*4 * SA_THREADS, SA_THREADS)
+#else
+#define SA_PART_SUMS(p, f) sa_load_l2(sums + (p) * (BM * BN) + (f)*SA_THREADS * 4)
+#endif
 #define SA_SUM_GROUP (SK_PARTS <= 4 ? 4 : SK_PARTS <= 8 ? 2 : 1)
 #pragma unroll 1
     for (int f0 = 0; f0 < TM * TN / 4; f0 += SA_SUM_GROUP) {
       _Pragma("unroll") for (int q = 0; q < SA_SUM_GROUP; ++q) {
         const int f = f0 + q;
-        float4 sum = sa_load_l2(sums + f * SA_THREADS * 4);
-        _Pragma("unroll") for (int p = 1; p < SK_PARTS; ++p) sum +=
-            sa_load_l2(sums + p * (BM * BN) + f * SA_THREADS * 4);
+        float4 sum = SA_PART_SUMS(0, f);
+        _Pragma("unroll") for (int p = 1; p < SK_PARTS; ++p) sum += SA_PART_SUMS(p, f);
         const int i = f / SA_GROUPS_N, g = f % SA_GROUPS_N;
         sa_store_c4(C, N, row0 + (i / 4) * SA_STRIDE_M + ty * 4 + i % 4,
                     col0 + g * SA_STRIDE_N + tx * 4, sum, alpha, beta, own_row0, own_col0);
       }
     }
 #undef SA_SUM_GROUP
+#undef SA_PART_SUMS
     return;
   }
 #endif
@@ -2037,6 +2075,7 @@ __kernel __attribute__((reqd_work_group_size(ES_LINES, ES_SLICES, 1))) void gemm
 #undef SPLIT
 #undef SK_WHOLE
 #undef SK_PARTS
+#undef SK_FLOAT_SUMS
 #undef PEEL_MAX
 #undef PEEL_M
 #undef PEEL_N

@@ -181,15 +181,17 @@ clgemm::RowMajorGemm rowMajorOf(int m, int n, int k, const clgemm::GemmShape& sh
 // The split of the last round of tiles along K (splitLastWave), worked out by hand from its rule:
 // rest = tiles % slots tiles in the last round, each in parts = min(slots / rest, kMaxWaveParts,
 // k_steps / kMinPartSteps) ranges of K-steps; nothing with fewer than two parts. A fuller last
-// round (slots / rest < 2) on a known number of compute units: below.
+// round (slots / rest < 2), or a unit that holds fewer than three work-groups, on a known number
+// of compute units: below.
 
 using clgemm::WaveSplit;
 using clgemm::family::splitLastWave;
 
-TEST(SimtAsyncWaveSplit, TheLastRoundOfTheH100At2049IsSplitInTen) {
-  // 17 x 17 blocks of 128 for 264 places: 25 tiles left over, 264 / 25 = 10 parts (129 K-steps
-  // of 16 allow 32); 264 work-groups of whole tiles, then 250 of parts, fewer than two rounds.
-  const auto split = splitLastWave(289, 129, 264, 132, 128 * 128);
+TEST(SimtAsyncWaveSplit, TheLastRoundOf2049OnThreeWorkGroupsPerUnitIsSplitInTen) {
+  // 17 x 17 blocks of 128 for 264 places on 88 units: 25 tiles left over, 264 / 25 = 10 parts
+  // (129 K-steps of 16 allow 32); 264 work-groups of whole tiles, then 250 of parts, fewer than
+  // two rounds.
+  const auto split = splitLastWave(289, 129, 264, 88, 128 * 128);
   ASSERT_TRUE(split.has_value());
   EXPECT_EQ(*split, (WaveSplit{264, 25, 10, 128 * 128}));
   EXPECT_EQ(split->groups(), 514);
@@ -198,10 +200,11 @@ TEST(SimtAsyncWaveSplit, TheLastRoundOfTheH100At2049IsSplitInTen) {
   // not split: below).
   const auto& v = registryVariant("simt-async");
   ASSERT_TRUE(v.wave_split);
+  // Three work-groups per unit, as the H100's 64 x 128 builds hold.
   const auto wave = [&](const std::vector<std::string>& args, int size, long long slots) {
     return v.wave_split(clgemm_test::definesOf(v, args),
                         rowMajorOf(size, size, size, clgemm::GemmShape{}), size, size, size, slots,
-                        132);
+                        slots / 3);
   };
   EXPECT_EQ(wave({}, 2052, 264), split);
   EXPECT_EQ(wave({"SPLIT_SLOTS=264"}, 2052, 0), split);
@@ -217,6 +220,24 @@ TEST(SimtAsyncWaveSplit, TheLastRoundOfTheH100At2049IsSplitInTen) {
   // BM x BN x BK = 64 x 128 x 8, 2052^3: 33 x 17 = 561 tiles, 257 K-steps; 561 % 264 = 33 left,
   // 264 / 33 = 8 parts, slots of 64 x 128.
   EXPECT_EQ(wave({"BM=64", "BK=8"}, 2052, 264), (WaveSplit{528, 33, 8, 64 * 128}));
+}
+
+// Where a unit holds two work-groups, a place left idle on it is not an idle unit: the busiest
+// unit's model decides however full the last round (kPlacesRulePerUnit).
+TEST(SimtAsyncWaveSplit, WhereAUnitHoldsTwoWorkGroupsTheBusiestUnitDecides) {
+  // 2432^3 on the H100: 19 x 19 blocks of 128 (361 tiles of 152 K-steps) on 132 SMs x 2. The
+  // places' rule gives the 97 left 264 / 97 = 2 parts (measured 8% slower than none): the
+  // busiest SM still has 3 x 152 K-steps, 2 x 152 + 2 x (76 x 1.05 + 1) = 465.6 split. The model:
+  // 4 parts, 2 x 152 + 3 x (38 x 1.05 + 1) = 426.7 (-6.4%; measured as fast as none).
+  EXPECT_EQ(splitLastWave(361, 152, 264, 132, 128 * 128), (WaveSplit{264, 97, 4, 128 * 128}));
+  // The same round on 88 units of three: the places' rule.
+  EXPECT_EQ(splitLastWave(361, 152, 264, 88, 128 * 128), (WaveSplit{264, 97, 2, 128 * 128}));
+  // 3200^3: 25 x 25 = 625 tiles of 100 K-steps, 97 left: 4 parts save 3.6% by the model, under
+  // its 5%: none (the places' 2 parts measured +1.3%).
+  EXPECT_EQ(splitLastWave(625, 100, 264, 132, 128 * 128), std::nullopt);
+  // One work-group per unit: the places are the units, and the places' rule fills them, 97 of
+  // 264 in 2 parts (the model, not measured there, would take 8: three rounds of eighths).
+  EXPECT_EQ(splitLastWave(361, 152, 264, 264, 128 * 128), (WaveSplit{264, 97, 2, 128 * 128}));
 }
 
 // Where B's lines do not start on 16 bytes (N % 4 != 0) the kernel's edges copy it four bytes at
@@ -336,8 +357,10 @@ TEST(SimtAsyncWaveSplit, ASplitFillsAtMostTheLastRoundOrLightensTheBusiestUnit) 
           const auto split = splitLastWave(tiles, k_steps, slots, units, 16);
           const long long rest = slots >= 2 ? tiles % slots : 0;
           const bool fuller = rest > 0 && slots / rest < 2;
+          // The places' rule: a round at most half full, the units unknown or not of two.
+          const bool by_places = !fuller && (units == 0 || per_unit != 2);
           if (!split) {
-            if (rest > 0 && !fuller)
+            if (rest > 0 && by_places)
               EXPECT_LT(std::min({slots / rest, 16LL, (long long)(k_steps / 4)}), 2);
             continue;
           }
@@ -349,7 +372,7 @@ TEST(SimtAsyncWaveSplit, ASplitFillsAtMostTheLastRoundOrLightensTheBusiestUnit) 
           EXPECT_LE(split->parts, 16);
           EXPECT_LE(split->parts * 4, k_steps);
           EXPECT_EQ(split->slot_floats, 16u);
-          if (!fuller) {
+          if (by_places) {
             EXPECT_LE(1LL * split->split_tiles * split->parts, slots);
             EXPECT_LE(split->groups(), split->whole + slots);
             continue;
@@ -541,11 +564,12 @@ struct SplitTiles {
   int steps;  // K-steps; with EDGE K is one short of them (a partial last K-step)
   int whole;  // SK_WHOLE, of the 2 x 3 blocks' 6 tiles
   int parts;  // SK_PARTS: work-groups per later tile
+  int float_sums = 0;  // SK_FLOAT_SUMS: the parts' sums stored float by float
 };
 
 std::string splitLabel(const SplitTiles& s) {
   return label(s.tiles) + "_k" + std::to_string(s.steps) + "_whole" + std::to_string(s.whole) +
-         "_parts" + std::to_string(s.parts);
+         "_parts" + std::to_string(s.parts) + (s.float_sums ? "_floatsums" : "");
 }
 
 void PrintTo(const SplitTiles& s, std::ostream* os) { *os << splitLabel(s); }
@@ -557,7 +581,8 @@ class SimtAsyncSplitKernel : public ::testing::TestWithParam<SplitTiles> {
     program_ = clgemm_test::buildKernels(context_, device_,
                                          tileOptions(s.tiles) +
                                              " -D SPLIT=1 -D SK_WHOLE=" + std::to_string(s.whole) +
-                                             " -D SK_PARTS=" + std::to_string(s.parts));
+                                             " -D SK_PARTS=" + std::to_string(s.parts) +
+                                             " -D SK_FLOAT_SUMS=" + std::to_string(s.float_sums));
   }
 
   // C = alpha A B + beta C over two block rows and three block columns (with EDGE the last of
@@ -642,7 +667,12 @@ INSTANTIATE_TEST_SUITE_P(
         // N odd (B's lines copied four bytes at a time), 4 parts
         SplitTiles{Tiles{128, 128, 16, 8, 8, 2, 0, 2}, 13, 4, 4},
         // A^T read by 16-byte copies; 4 split tiles in 5 parts, each shorter than the 5 stages
-        SplitTiles{Tiles{64, 128, 8, 8, 16, 5, 1}, 11, 2, 5}),
+        SplitTiles{Tiles{64, 128, 8, 8, 16, 5, 1}, 11, 2, 5},
+        // the sums stored float by float (the host's choice where the float4 stores' build
+        // holds fewer work-groups per unit): 2 parts (four float4s summed at a time), and 5 parts
+        // of A^T (two at a time)
+        SplitTiles{Tiles{64, 128, 32, 8, 8, 4, 0, 1}, 13, 0, 2, 1},
+        SplitTiles{Tiles{64, 128, 8, 8, 16, 5, 1}, 11, 2, 5, 1}),
     [](const auto& info) { return splitLabel(info.param); });
 
 // That a problem's derived `defines` hold PEEL_M and PEEL_N, in that order, 1 where the last rows

@@ -134,7 +134,8 @@ std::optional<WaveSplit> splitLastWave(long long tiles, int k_steps, long long s
   if (rest == 0 || (units_only && units <= 0)) return std::nullopt;
   long long parts =
       std::min({slots / rest, (long long)kMaxWaveParts, (long long)(k_steps / kMinPartSteps)});
-  if ((units_only || slots / rest < 2) && units > 0)
+  const bool shared_units = slots > units && slots < kPlacesRulePerUnit * units;
+  if ((units_only || slots / rest < 2 || shared_units) && units > 0)
     parts = fullerRoundParts(tiles, rest, k_steps, units);
   if (parts < 2) return std::nullopt;
   return WaveSplit{int(tiles - rest), int(rest), int(parts), slot_floats};

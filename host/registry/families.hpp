@@ -95,23 +95,34 @@ void addTilePadding(Variant& v, std::optional<PaddedSizes> (*padding)(const Reso
 // The split of a kernel's last round of work-groups (Variant::wave_split): `tiles` blocks of C,
 // `k_steps` K-steps each, on a device that runs `slots` work-groups at once on `units` compute
 // units. The last round holds `rest` = tiles % slots tiles.
-// - Where it leaves at least half the places idle, each of those tiles is split into parts =
-//   slots / rest ranges of K-steps (at most kMaxWaveParts), so that the round ends after about
-//   1 / parts of a tile instead of a whole one: at 2049^3 on the H100, 264 places and 289 tiles,
-//   two rounds become 1.1.
-// - Where it is fuller, and `units` is known, into the parts (at most kMaxFullerParts) that leave
+// - Where it leaves at least half the places idle, and a unit holds one work-group or
+//   kPlacesRulePerUnit or more (or `units` is not known), each of those tiles is split into
+//   parts = slots / rest ranges of K-steps (at most kMaxWaveParts), so that the round ends after
+//   about 1 / parts of a tile instead of a whole one: at 2176^3 on the H100 (64 x 128 blocks,
+//   three per SM) 2 parts, 1.7% faster than the model's 5.
+// - Where it is fuller, or a unit holds more than one work-group and fewer than
+//   kPlacesRulePerUnit, and `units` is known, into the parts (at most kMaxFullerParts) that leave
 //   the busiest compute unit the fewest K-steps: the whole rounds spread evenly over the units,
 //   and ceil(rest x parts / units) parts of the last round on the busiest, each its share of the
 //   K-steps times kPartStepCost plus kPartCostSteps. Taken where that is at least
 //   kFullerSplitSaving fewer K-steps than unsplit. At 1280^3 on the H100 (64 x 128 blocks, 200
 //   tiles on 396 places, three per SM): the busiest SM's 2 x 80 K-steps become 8 fifths of
-//   80 x 1.05 / 5 + 1, -11%; measured -15%.
+//   80 x 1.05 / 5 + 1, -11%; measured -15%. With two per SM (128 x 128 blocks) at 2432^3, 97
+//   tiles left of 361 on 264 places: the places' rule's 2 parts were 8% slower than none (the
+//   busiest SM keeps three tiles' K-steps), the model's 4 parts as fast as none.
 // - Where `units_only`, every last round as a fuller one (nothing where `units` is 0): for a
 //   kernel whose split gains nothing from places left idle, only from a lighter busiest unit.
 // Each part has kMinPartSteps K-steps at least. Nothing where no split has two parts, or `slots`
 // is 0 (unknown).
 inline constexpr int kMaxWaveParts = 16;  // the last part adds every part's sums: bounded
 inline constexpr int kMinPartSteps = 4;   // a part's pipeline fills and drains once
+// Work-groups per unit from which the places' rule splits a last round at most half full (and
+// at one per unit, whose places are the units; not measured against the model there). On the
+// H100 (docs/performance.md, 2026-11-27, session 13): with three 64 x 128 work-groups per SM it
+// was 2-6% faster than the model at 1100^3, 1152^3, 2176^3 and 2688^3; with two 128 x 128 ones
+// 1-8% slower at 2432^3, 3200^3 and 4864^3. Perhaps because one work-group left alone on an SM
+// keeps it busier with eight warps than with four; not measured.
+inline constexpr long long kPlacesRulePerUnit = 3;
 // The fuller rounds' model, fitted to 64 x 128 blocks (three per SM) split in 2 to 8 parts at 16
 // sizes from 1280^3 to 3072^3 on the H100: its parts were the best measured or within 4.4% of
 // them (1500^3: 5 parts -11%, 4 parts -15%), and no split it took was slower than none

@@ -229,9 +229,10 @@ struct Variant {
   // once (compute units x the work-groups one holds, from the built kernel's registers and local
   // memory; 0 where the driver does not say) on `units` compute units; nothing: no split. The plan
   // then builds the GEMM again with the problem defines SPLIT=1, SK_WHOLE (whole) and SK_PARTS
-  // (parts), launches groups() work-groups along dimension 0, and passes it, after C, a scratch of
-  // split_tiles x parts x slot_floats floats and one of split_tiles ints, zeroed when allocated
-  // (the kernel leaves them zero).
+  // (parts), and SK_FLOAT_SUMS=1 where that build holds fewer work-groups per unit, launches
+  // groups() work-groups along dimension 0, and passes it, after C, a scratch of split_tiles x
+  // parts x slot_floats floats and one of split_tiles ints, zeroed when allocated (the kernel
+  // leaves them zero).
   std::function<std::optional<WaveSplit>(const ResolvedDefines&, const RowMajorGemm& problem, int m,
                                          int n, int k, long long slots, long long units)>
       wave_split;

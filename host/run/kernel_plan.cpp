@@ -132,20 +132,26 @@ KernelPlan::KernelPlan(const Variant& variant, const ResolvedDefines& defines,
 }
 
 // The split of the last round of tiles (Variant::wave_split) for the places the built kernel has
-// (places()), its build taken by rebuildAsLine: where that holds fewer work-groups per compute
-// unit than the plain one, the split is dropped and the plain build kept.
+// (places()), its build taken by rebuildAsLine. Where that holds fewer work-groups per compute
+// unit than the plain one, the build that stores the parts' sums float by float (SK_FLOAT_SUMS,
+// fewer registers: kernels.cl) is tried; where that holds fewer too, the split is dropped and the
+// plain build kept.
 void KernelPlan::chooseWaveSplit(const Variant& variant, const ResolvedDefines& defines,
                                  const PlanTarget& target, std::ostream* log) {
   const PaddedSizes g = tiledSize();
   const std::optional<WaveSplit> split =
       variant.wave_split(defines, rm_, g.m, g.n, g.k, places(), info_.compute_units);
   if (!split) return;
-  if (rebuildAsLine(variant, target,
-                    {{"SPLIT", "1", "problem"},
-                     {"SK_WHOLE", std::to_string(split->whole), "problem"},
-                     {"SK_PARTS", std::to_string(split->parts), "problem"}},
-                    split->groups(), log))
+  std::vector<ResolvedDefine> split_defines = {
+      {"SPLIT", "1", "problem"},
+      {"SK_WHOLE", std::to_string(split->whole), "problem"},
+      {"SK_PARTS", std::to_string(split->parts), "problem"}};
+  if (rebuildAsLine(variant, target, split_defines, split->groups(), log)) {
     split_ = split;
+    return;
+  }
+  split_defines.push_back({"SK_FLOAT_SUMS", "1", "problem"});
+  if (rebuildAsLine(variant, target, split_defines, split->groups(), log)) split_ = split;
 }
 
 // The edge strips in the GEMM's own launch (Variant::strips_in_gemm), where the variant takes
