@@ -1563,8 +1563,7 @@ inline void sa_fence_gpu() {
   mem_fence(CLK_GLOBAL_MEM_FENCE);
 #endif
 }
-// SPLIT: another work-group's sums, from L2 (ld.global.cg: never a stale line of L1); with
-// SK_FLOAT_SUMS four floats `stride` apart.
+// SPLIT: another work-group's sums, from L2 (ld.global.cg: never a stale line of L1).
 inline float4 sa_load_l2(__global const float* p) {
 #if SA_PTX
   float4 v;
@@ -1586,6 +1585,7 @@ inline float sa_load_l2_float(__global const float* p) {
   return *p;
 #endif
 }
+// SK_FLOAT_SUMS: four of them `stride` floats apart, one load each.
 inline float4 sa_load4_l2(__global const float* p, const int stride) {
   return (float4)(sa_load_l2_float(p), sa_load_l2_float(p + stride),
                   sa_load_l2_float(p + 2 * stride), sa_load_l2_float(p + 3 * stride));
