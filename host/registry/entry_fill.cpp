@@ -3,14 +3,14 @@
 #include <filesystem>
 
 #include "problem/gemm_shape.hpp"
+#include "util/int_math.hpp"
 
 namespace clgemm {
 
 long long busiestUnitElements(long long m, long long n, std::pair<int, int> block,
                               int compute_units) {
   const long long rows = block.first, cols = block.second;
-  const long long blocks = ((m + rows - 1) / rows) * ((n + cols - 1) / cols);
-  return (blocks + compute_units - 1) / compute_units * rows * cols;
+  return ceilDiv(ceilDiv(m, rows) * ceilDiv(n, cols), compute_units) * rows * cols;
 }
 
 namespace {

@@ -9,12 +9,6 @@
 
 namespace clgemm::family {
 
-std::size_t roundUp(std::size_t value, std::size_t multiple) {
-  return (value + multiple - 1) / multiple * multiple;
-}
-
-long long ceilDiv(long long value, long long divisor) { return (value + divisor - 1) / divisor; }
-
 void requireAtLeast(std::vector<std::string>& errors, const ResolvedDefines& d,
                     const std::vector<std::string>& names, int minimum) {
   for (const auto& name : names) {
@@ -46,7 +40,7 @@ void requireEvenShare(std::vector<std::string>& errors, const ResolvedDefines& d
 }
 
 double tileTraffic(int m, int n, int k, int rows, int cols, std::size_t element_bytes) {
-  const double blocks_m = double((m + rows - 1) / rows), blocks_n = double((n + cols - 1) / cols);
+  const double blocks_m = double(ceilDiv(m, rows)), blocks_n = double(ceilDiv(n, cols));
   return double(element_bytes) * (double(m) * k * blocks_n + double(k) * n * blocks_m);
 }
 
@@ -92,8 +86,7 @@ bool isTileMultiple(const ResolvedDefines& d, int m, int n, int k) {
 std::optional<PaddedSizes> paddedToTiles(const ResolvedDefines& d, int m, int n, int k) {
   if (isTileMultiple(d, m, n, k)) return std::nullopt;
   const long long bm = d.param("BM"), bn = d.param("BN"), bk = d.param("BK");
-  const long long pm = (m + bm - 1) / bm * bm, pn = (n + bn - 1) / bn * bn,
-                  pk = (k + bk - 1) / bk * bk;
+  const long long pm = ceilDiv(m, bm) * bm, pn = ceilDiv(n, bn) * bn, pk = ceilDiv(k, bk) * bk;
   const long long index_limit = std::numeric_limits<int>::max();
   if (pm * pk > index_limit || pk * pn > index_limit || pm * pn > index_limit) return std::nullopt;
   return PaddedSizes{int(pm), int(pn), int(pk)};

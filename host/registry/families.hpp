@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "registry/kernels.hpp"
+#include "util/int_math.hpp"
 
 namespace clgemm {
 
@@ -21,10 +22,6 @@ std::vector<Variant> cpuPathVariants();     // cpu_paths.cpp: cpu-naive ... cpu-
 std::vector<Variant> baselineVariants();    // baselines.cpp: clblast, openblas, cublas, cublas-tf32
 
 namespace family {
-
-std::size_t roundUp(std::size_t value, std::size_t multiple);
-// The blocks of `divisor` that cover `value` (both positive): value / divisor rounded up.
-long long ceilDiv(long long value, long long divisor);
 
 // Every parameter of a variant must be at least `minimum`.
 void requireAtLeast(std::vector<std::string>& errors, const ResolvedDefines& d,

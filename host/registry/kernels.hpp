@@ -17,6 +17,7 @@
 #include "cpu/cpu_gemm.hpp"
 #include "problem/gemm_shape.hpp"
 #include "registry/defines.hpp"
+#include "util/int_math.hpp"
 
 namespace clgemm {
 
@@ -128,8 +129,7 @@ struct EdgeStrips {
   // across a strip (columns of the rows below m0, rows of the columns right of n0) by up to 8 of
   // its rows or columns.
   long long groups(int m, int n) const {
-    const auto ceil = [](long long a, long long b) { return (a + b - 1) / b; };
-    return ceil(n, 16) * ceil(m - m0, 8) + ceil(m0, 16) * ceil(n - n0, 8);
+    return ceilDiv(n, 16) * ceilDiv(m - m0, 8) + ceilDiv(m0, 16) * ceilDiv(n - n0, 8);
   }
 };
 
