@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "opencl/cl_check.hpp"
+#include "util/int_math.hpp"
 
 namespace clgemm {
 
@@ -17,7 +18,7 @@ std::size_t GuardedClBuffer::guardBytes(const DeviceInfo& device) {
   // inside the allocation and hide them from it, and it reports them all itself.
   if (isOclgrind(device)) return 0;
   const std::size_t align = std::max<std::size_t>(device.base_align_bytes, sizeof(float));
-  return (kGuardBytes + align - 1) / align * align;
+  return roundUp(kGuardBytes, align);
 }
 
 GuardedClBuffer::GuardedClBuffer(cl::Context& context, cl::CommandQueue& queue,

@@ -1,5 +1,7 @@
-// Integer rounding every layer needs: the blocks of a size that cover a length, and a length
-// rounded up to a multiple. Spelled once here so that a tile count means the same everywhere.
+// Integer rounding: the blocks of a size that cover a length, and a length rounded up to a
+// multiple, for the registry's tile counts and the session's guard bytes. cpu/cpu_packed.cpp (int
+// block sizes) and report/occupancy.cpp (signed and unsigned 64-bit occupancy units) keep their
+// own, typed for their arithmetic: these would need a cast at each of their calls.
 #pragma once
 
 #include <cstddef>
