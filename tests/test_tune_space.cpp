@@ -40,6 +40,18 @@ clgemm::DeviceInfo smallDevice() {
   return d;
 }
 
+// An H100's limits: NVIDIA's OpenCL gives __local arrays up to 227 KiB on compute capability 9.0,
+// which the Hopper-only tensor-core kernels' defaults take.
+clgemm::DeviceInfo hopperDevice() {
+  clgemm::DeviceInfo d = smallDevice();
+  d.max_work_group_size = 1024;
+  d.max_work_item_sizes = {1024, 1024, 1024};
+  d.local_mem_bytes = 49152;
+  d.nv_cc_major = 9;
+  d.nv_cc_minor = 0;
+  return d;
+}
+
 const clgemm::Shape kSize{512, 512, 512};
 
 Config defaultsOf(const clgemm::Variant& v) {
@@ -55,15 +67,7 @@ TEST(TuneSpace, EveryOpenClKernelDeclaresASpaceItsDefaultsLieIn) {
       EXPECT_GE(p.candidates.size(), 2u) << v.name << " " << p.name;
       EXPECT_TRUE(std::is_sorted(p.candidates.begin(), p.candidates.end())) << v.name;
     }
-    clgemm::DeviceInfo big = smallDevice();
-    big.max_work_group_size = 1024;
-    big.max_work_item_sizes = {1024, 1024, 1024};
-    big.local_mem_bytes = 49152;
-    // An H100's: NVIDIA's OpenCL gives __local arrays up to 227 KiB on compute capability 9.0,
-    // which the Hopper-only tensor-core kernels' defaults take.
-    big.nv_cc_major = 9;
-    big.nv_cc_minor = 0;
-    const TuneSpace space = clgemm::buildTuneSpace(v, big, kSize, {}, {}, defaultsOf(v));
+    const TuneSpace space = clgemm::buildTuneSpace(v, hopperDevice(), kSize, {}, {}, defaultsOf(v));
     EXPECT_GT(space.valid.size(), 1u) << v.name;
     EXPECT_TRUE(space.find(defaultsOf(v)).has_value()) << v.name << ": defaults not valid";
   }
@@ -137,6 +141,72 @@ TEST(TuneSpace, TheStartingValuesJoinTheCandidates) {
   const TuneSpace space = clgemm::buildTuneSpace(v, smallDevice(), kSize, {}, {}, start);
   EXPECT_TRUE(std::count(space.values[0].begin(), space.values[0].end(), 48));
   EXPECT_TRUE(space.find(start).has_value());
+}
+
+std::size_t indexOf(const clgemm::Variant& v, const std::string& name) {
+  for (std::size_t i = 0; i < v.params.size(); ++i)
+    if (v.params[i].name == name) return i;
+  throw std::runtime_error(v.name + " has no parameter " + name);
+}
+
+// simt-async's thresholds and edge and split rules decide nothing at a tile multiple: a search
+// there held them at noise's choice, which the entry then applied to the odd sizes around it.
+// They stay at the value a run would use unless --space or -D names them, and the entry records
+// them only where that value is not the kernel's default.
+TEST(TuneSpace, SizeRulesAreHeldAtTheRunsValueAndLeftOutOfTheEntryAtTheirDefault) {
+  const auto& v = variantNamed("simt-async");
+  const std::vector<std::string> rules = {"AT_FROM",     "PAD_FROM", "PAD_FROM_UNALIGNED",
+                                          "SPLIT_SLOTS", "PEEL_MAX", "FUSE_STRIPS"};
+  std::uint64_t tile_combinations = 1;
+  for (const auto& p : v.params) {
+    const bool rule = std::find(rules.begin(), rules.end(), p.name) != rules.end();
+    EXPECT_EQ(p.size_rule, rule) << p.name;
+    if (!rule) tile_combinations *= p.candidates.size();
+  }
+  const clgemm::Shape size{4096, 4096, 4096};
+  const Config defaults = defaultsOf(v);
+  const TuneSpace space = clgemm::buildTuneSpace(v, hopperDevice(), size, {}, {}, defaults);
+  EXPECT_EQ(space.total, tile_combinations);
+  for (const auto& rule : rules) {
+    const std::size_t i = indexOf(v, rule);
+    EXPECT_TRUE(space.held_rule[i]) << rule;
+    EXPECT_EQ(space.values[i], (std::vector<int>{v.params[i].default_value})) << rule;
+  }
+  ASSERT_TRUE(space.find(defaults).has_value());
+  const auto stored = clgemm::entryDefines(v, space, defaults);
+  for (const auto& rule : rules) EXPECT_FALSE(stored.count(rule)) << rule;
+  EXPECT_EQ(stored.at("BM"), v.params[indexOf(v, "BM")].default_value);
+
+  // Another entry's rule gives way to the held value when it seeds the search.
+  Config other = defaults;
+  other[indexOf(v, "SPLIT_SLOTS")] = 1;
+  other[indexOf(v, "BK")] = 32;
+  EXPECT_FALSE(space.find(other).has_value());
+  const Config seed = clgemm::withHeldRules(space, other);
+  EXPECT_EQ(seed[indexOf(v, "SPLIT_SLOTS")], 0);
+  EXPECT_EQ(seed[indexOf(v, "BK")], 32);
+  EXPECT_TRUE(space.find(seed).has_value());
+
+  // Held at the start's value, and recorded where that is not the default: what was measured.
+  Config start = defaults;
+  start[indexOf(v, "PAD_FROM")] = 0;
+  const TuneSpace from_entry = clgemm::buildTuneSpace(v, hopperDevice(), size, {}, {}, start);
+  EXPECT_EQ(from_entry.values[indexOf(v, "PAD_FROM")], (std::vector<int>{0}));
+  EXPECT_EQ(from_entry.total, tile_combinations);
+  EXPECT_EQ(clgemm::entryDefines(v, from_entry, start).at("PAD_FROM"), 0);
+
+  // Named with --space, a rule is searched; fixed with -D, held and recorded.
+  const TuneSpace searched =
+      clgemm::buildTuneSpace(v, hopperDevice(), size, {{"PEEL_MAX", "8"}},
+                             {clgemm::parseSpaceOverride("AT_FROM=0,3000")}, defaults);
+  EXPECT_EQ(searched.values[indexOf(v, "AT_FROM")], (std::vector<int>{0, 3000}));
+  EXPECT_FALSE(searched.held_rule[indexOf(v, "AT_FROM")]);
+  EXPECT_FALSE(searched.held_rule[indexOf(v, "PEEL_MAX")]);
+  EXPECT_EQ(searched.total, 2 * tile_combinations);
+  const auto named = clgemm::entryDefines(v, searched, defaults);
+  EXPECT_EQ(named.at("AT_FROM"), v.params[indexOf(v, "AT_FROM")].default_value);
+  EXPECT_EQ(named.at("PEEL_MAX"), 8);
+  EXPECT_FALSE(named.count("PAD_FROM"));
 }
 
 void expectUsageError(const std::function<void()>& f, const std::string& needle) {

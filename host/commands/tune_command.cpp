@@ -171,8 +171,9 @@ std::vector<std::size_t> searchSeeds(const Variant& v, const TuneSpace& space,
     } catch (const Error&) {
       return;  // an entry whose values are not integers: the run's lookup says so already
     }
-    // Repeats are fine: the search proposes each configuration once.
-    if (const auto index = space.find(config)) seeds.push_back(*index);
+    // Repeats are fine: the search proposes each configuration once. Another entry's size rules
+    // give way to the held ones: its tiles are what seeds the search.
+    if (const auto index = space.find(withHeldRules(space, config))) seeds.push_back(*index);
   };
   if (start) seeds.push_back(*start);
   const auto entries = rankedTunedEntries(paramDirs(o.store, kernels_origin).dirs, device, v.name,
@@ -187,7 +188,7 @@ std::vector<std::size_t> searchSeeds(const Variant& v, const TuneSpace& space,
 }
 
 // The winner as a store entry: the format of data/params, with the size it was tuned for.
-nlohmann::json storeEntry(const TuneSummary& t, const CandidateResult& winner,
+nlohmann::json storeEntry(const Variant& v, const TuneSummary& t, const CandidateResult& winner,
                           const ConfirmedCandidate* confirmed, Precision precision) {
   nlohmann::json entry = {{"device", t.device.name},
                           {"driver", t.device.driver_version},
@@ -198,7 +199,7 @@ nlohmann::json storeEntry(const TuneSummary& t, const CandidateResult& winner,
                           {"precision", precisionName(precision)},
                           // What other devices need to know to borrow it (param_store.hpp).
                           {"class", classJson(classOf(t.device))},
-                          {"defines", namedConfig(t.space->names, winner.config)},
+                          {"defines", entryDefines(v, *t.space, winner.config)},
                           {"measured",
                            {{"tool", "clgemm tune"},
                             {"date", t.date},
@@ -492,7 +493,7 @@ int runTune(const Options& o, std::ostream& out, std::ostream& err) {
     const std::string path = params_dir + "/" +
                              tunedEntryFileName(device.info.name, device.info.driver_version,
                                                 v.name, size, trans, precision);
-    const nlohmann::json entry = storeEntry(summary, winner, confirmed, precision);
+    const nlohmann::json entry = storeEntry(v, summary, winner, confirmed, precision);
     writeFileAtomically(path, "--store",
                         [&](std::ostream& file) { file << entry.dump(2) << "\n"; });
     summary.stored_file = path;

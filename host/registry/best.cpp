@@ -84,7 +84,8 @@ Variant best() {
         "sizes that are not tile multiples: padding copies (timed with the GEMM) from this size "
         "up, the harmonic mean of M, N and K; edge handling in the kernel below it (0: always "
         "copies)",
-        {0, 4000}}},
+        {0, 4000},
+        true}},
       "regtile2d",
       "float4 loads from global and local memory, double-buffered local memory with register "
       "prefetch (one barrier per tile), a work-group order swizzled for L2 reuse, and edges kept "
@@ -294,36 +295,42 @@ Variant simtAsync() {
         "row-major NN sizes from which A is copied transposed (timed) and read by 16-byte copies, "
         "the harmonic mean of M, N and K (an A stored transposed, or padded, is read so at every "
         "size)",
-        {0, AT_FROM_DEFAULT}},
+        {0, AT_FROM_DEFAULT},
+        true},
        {"PAD_FROM",
         SA_PAD_FROM_DEFAULT,
         "sizes that are not tile multiples: padding copies (timed with the GEMM) from this size "
         "up, the harmonic mean of M, N and K, and below a block; else the kernel's edge handling "
         "(0: always copies)",
-        {0, SA_PAD_FROM_DEFAULT}},
+        {0, SA_PAD_FROM_DEFAULT},
+        true},
        {"PAD_FROM_UNALIGNED",
         SA_PAD_FROM_UNALIGNED_DEFAULT,
         "PAD_FROM where N is not a multiple of 4 (the edge handling then copies B four bytes at "
         "a time)",
-        {0, SA_PAD_FROM_UNALIGNED_DEFAULT}},
+        {0, SA_PAD_FROM_UNALIGNED_DEFAULT},
+        true},
        {"SPLIT_SLOTS",
         0,
         "work-groups the device runs at once, for splitting the last round's tiles along K where "
         "they leave places idle (0: compute units x the work-groups one holds, where the driver "
         "reports registers, and a last round more than half full split where that lightens the "
         "busiest unit; 1: never split; more: that many places, and no split of a fuller round)",
-        {0, 1}},
+        {0, 1},
+        true},
        {"PEEL_MAX",
         8,
         "sizes off the tiles: last rows or columns of C up to this many are computed apart from "
         "the GEMM's blocks (in its launch, or by gemm_edge_strip after it, timed with it: "
         "FUSE_STRIPS) instead of a block moved back inside C or padded (0: never)",
-        {0, 8}},
+        {0, 8},
+        true},
        {"FUSE_STRIPS",
         1,
         "those rows and columns computed by work-groups of the GEMM's own launch, beside its "
         "tiles (0: by gemm_edge_strip after it)",
-        {0, 1}}},
+        {0, 1},
+        true}},
       "best",
       "replaces best's register prefetch by asynchronous copies (cp.async: 16 bytes per float4 "
       "of B, and of A where the host hands it over transposed, else 4 per element of A, "

@@ -83,6 +83,12 @@ struct Param {
   // The values `clgemm tune` tries, smallest first; the variant's constraints and the device's
   // limits prune their combinations. Empty: the tuner leaves the parameter at its value.
   std::vector<int> candidates = {};
+  // A rule the host applies across problem sizes (a size threshold, how edges or a last round are
+  // run), which the kernel's code never reads. One tuned size cannot judge it: at a tile multiple
+  // every value runs the same launches, so a search picked one by noise, and the entry then
+  // applied it to the odd sizes around it. `clgemm tune` holds it at the value a run would use
+  // unless --space or -D names it; the candidates are the values worth a sweep over sizes.
+  bool size_rule = false;
 };
 
 struct LaunchShape {

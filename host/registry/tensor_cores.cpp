@@ -43,7 +43,8 @@ Variant tensorCoreFamily(std::string name, std::string entry, Arithmetic arithme
         "sizes that are not tile multiples: padding copies (timed with the GEMM) from this size "
         "up, the harmonic mean of M, N and K; checked loads and stores in the kernel below it "
         "(0: always copies)",
-        {0, 3000}}},
+        {0, 3000},
+        true}},
       std::move(builds_on), std::move(adds));
   v.arithmetic = arithmetic;
   v.fp64 = false;  // TF32 tensor cores: single precision only

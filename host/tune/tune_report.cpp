@@ -55,6 +55,14 @@ void writeConfirmation(std::ostream& out, const TuneSummary& t) {
   writeAligned(out, header, cells, 0, header.size() - 2);
 }
 
+// The size rules the search held, by name (TuneSpace::held_rule).
+nlohmann::json heldRulesJson(const TuneSpace& space) {
+  nlohmann::json held = nlohmann::json::object();
+  for (std::size_t i = 0; i < space.names.size() && i < space.held_rule.size(); ++i)
+    if (space.held_rule[i]) held[space.names[i]] = space.values[i].front();
+  return held;
+}
+
 std::string spaceText(const TuneSummary& t) {
   const TuneSpace& space = *t.space;
   std::string names;
@@ -67,6 +75,15 @@ std::string spaceText(const TuneSummary& t) {
     for (const auto& e : space.excluded)
       text += "\n  " + std::to_string(e.count) + " " + e.kind + ", e.g. " + e.example;
   }
+  std::string held;
+  const nlohmann::json held_rules = heldRulesJson(space);
+  for (const auto& [name, value] : held_rules.items())
+    held += " " + name + "=" + std::to_string(value.get<int>());
+  if (!held.empty())
+    text +=
+        "\nheld at the value a run uses (rules over sizes, which one size cannot judge; "
+        "--space NAME=V1,V2 searches one):" +
+        held;
   return text;
 }
 
@@ -210,7 +227,8 @@ void writeJson(std::ostream& out, const TuneSummary& t) {
       {"space",
        {{"combinations", t.space->total},
         {"valid", t.space->valid.size()},
-        {"excluded", excluded}}},
+        {"excluded", excluded},
+        {"held_rules", heldRulesJson(*t.space)}}},
       {"start",
        {{"defines", configJson(*t.space, t.start)},
         {"source", t.start_source},

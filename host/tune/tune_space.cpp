@@ -108,6 +108,7 @@ TuneSpace buildTuneSpace(const Variant& variant, const DeviceInfo& device, const
   for (std::size_t i = 0; i < variant.params.size(); ++i) {
     const Param& p = variant.params[i];
     std::vector<int> values;
+    bool held = false;
     if (const auto f = fixed.find(p.name); f != fixed.end()) {
       int value = 0;
       if (!parseDefineInt(f->second, value))
@@ -116,6 +117,9 @@ TuneSpace buildTuneSpace(const Variant& variant, const DeviceInfo& device, const
       values = {value};
     } else if (const auto g = given.find(p.name); g != given.end()) {
       values = g->second;
+    } else if (p.size_rule && i < start.size()) {
+      values = {start[i]};
+      held = true;
     } else {
       values = p.candidates.empty() ? std::vector<int>{p.default_value} : p.candidates;
       if (i < start.size()) values.push_back(start[i]);
@@ -124,6 +128,7 @@ TuneSpace buildTuneSpace(const Variant& variant, const DeviceInfo& device, const
     }
     space.names.push_back(p.name);
     space.values.push_back(values);
+    space.held_rule.push_back(held);
     space.total *= values.size();
     if (space.total > kMaxTuneCombinations)
       throw UsageError(variant.name + ": the space has more than " +
@@ -155,6 +160,24 @@ std::map<std::string, int> namedConfig(const std::vector<std::string>& names,
   std::map<std::string, int> named;
   for (std::size_t i = 0; i < names.size() && i < config.size(); ++i) named[names[i]] = config[i];
   return named;
+}
+
+std::map<std::string, int> entryDefines(const Variant& variant, const TuneSpace& space,
+                                        const Config& config) {
+  std::map<std::string, int> named;
+  for (std::size_t i = 0; i < space.names.size() && i < config.size(); ++i) {
+    const bool default_rule = i < space.held_rule.size() && space.held_rule[i] &&
+                              i < variant.params.size() &&
+                              config[i] == variant.params[i].default_value;
+    if (!default_rule) named[space.names[i]] = config[i];
+  }
+  return named;
+}
+
+Config withHeldRules(const TuneSpace& space, Config config) {
+  for (std::size_t i = 0; i < config.size() && i < space.held_rule.size(); ++i)
+    if (space.held_rule[i]) config[i] = space.values[i].front();
+  return config;
 }
 
 ResolvedDefines configDefines(const Variant& variant, const TuneSpace& space, const Config& config,
