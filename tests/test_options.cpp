@@ -288,9 +288,14 @@ TEST(Options, HelpListsEveryVariantWithItsParameters) {
   const std::string help = clgemm::helpText();
   for (const auto& v : clgemm::variants()) {
     EXPECT_NE(help.find(v.name + ":"), std::string::npos) << v.name;
-    for (const auto& p : v.params)
-      EXPECT_NE(help.find(p.name + " [" + std::to_string(p.default_value) + "]"), std::string::npos)
-          << v.name << " " << p.name;
+    for (const auto& p : v.params) {
+      const auto at = help.find(p.name + " [" + std::to_string(p.default_value) + "]");
+      ASSERT_NE(at, std::string::npos) << v.name << " " << p.name;
+      // A size rule says the tuner holds it, on its own line.
+      const std::string line = help.substr(at, help.find('\n', at) - at);
+      EXPECT_EQ(line.find("a size rule: `clgemm tune` holds it") != std::string::npos, p.size_rule)
+          << line;
+    }
   }
   EXPECT_NE(help.find("--input-a"), std::string::npos);
 }

@@ -187,8 +187,11 @@ std::string variantHelp() {
     s << "  " << v.name << ": " << v.summary;
     if (!backendBuilt(v.backend)) s << " [not built]";
     s << "\n";
-    for (const auto& p : v.params)
-      s << "      " << p.name << " [" << p.default_value << "] " << p.help << "\n";
+    for (const auto& p : v.params) {
+      s << "      " << p.name << " [" << p.default_value << "] " << p.help;
+      if (p.size_rule) s << "; a size rule: `clgemm tune` holds it unless --space names it";
+      s << "\n";
+    }
   }
   return s.str();
 }
