@@ -764,20 +764,18 @@ TEST(Tune, TimeAloneOnASmallSpaceWalksItAll) {
   EXPECT_EQ(doc["candidates"].size(), 4u);
 }
 
-// The search starts from what a run would use now, then this device's other entries, its class's
-// (even where the device has entries of its own: on the H200 an own entry for another size ran
-// 38.6 TFLOP/s where the H100's for this size ran 46.2) and the defaults.
 // best's PAD_FROM is a size threshold: at a tile multiple every value runs the same launches, so a
 // search would store noise's choice for the odd sizes the entry also serves. It is held at the
 // run's value (the default here) and left out of the entry unless --space searches it.
 TEST(Tune, ASizeRuleIsHeldUnlessSearchedAndItsDefaultStaysOutOfTheEntry) {
   const std::vector<std::string> args = {
-      "--kernel", "best",     "--size", "64",       "--space", "BM=16,32",   "-D",
-      "BN=32",    "-D",       "BK=8",   "-D",       "TM=4",    "-D",         "TN=4",
-      "-D",       "PADA=4",   "-D",     "PADB=4",   "-D",      "GROUP_M=8",  "--reps",
-      "2",        "--warmup", "0",      "--format", "json",    "--progress", "off"};
+      "--kernel", "best",     "--size", "64",         "--space", "BM=16,32",  "-D",
+      "BN=32",    "-D",       "BK=8",   "-D",         "TM=4",    "-D",        "TN=4",
+      "-D",       "PADA=4",   "-D",     "PADB=4",     "-D",      "GROUP_M=8", "--reps",
+      "2",        "--warmup", "0",      "--progress", "off"};
+  const std::vector<std::string> as_json = {"--format", "json"};
   TempDir held_store;
-  const auto held = runClgemm(tune(held_store, args));
+  const auto held = runClgemm(tune(held_store, args + as_json));
   ASSERT_EQ(held.exit_code, 0) << held.err;
   const json doc = parse(held);
   EXPECT_EQ(doc["space"]["combinations"], 2);
@@ -785,11 +783,7 @@ TEST(Tune, ASizeRuleIsHeldUnlessSearchedAndItsDefaultStaysOutOfTheEntry) {
   const json entry = storedEntry(held_store);
   EXPECT_FALSE(entry["defines"].contains("PAD_FROM")) << entry.dump();
   EXPECT_EQ(entry["defines"]["BM"], doc["winner"]["BM"]);
-  const auto table = runClgemm(tune(
-      held_store, {"--kernel", "best",     "--size", "64",         "--space", "BM=16,32",  "-D",
-                   "BN=32",    "-D",       "BK=8",   "-D",         "TM=4",    "-D",        "TN=4",
-                   "-D",       "PADA=4",   "-D",     "PADB=4",     "-D",      "GROUP_M=8", "--reps",
-                   "2",        "--warmup", "0",      "--progress", "off"}));
+  const auto table = runClgemm(tune(held_store, args));
   ASSERT_EQ(table.exit_code, 0) << table.err;
   EXPECT_NE(table.out.find("held at the value a run uses (rules over sizes, which one size cannot "
                            "judge; --space NAME=V1,V2 searches one): PAD_FROM=4000"),
@@ -797,8 +791,8 @@ TEST(Tune, ASizeRuleIsHeldUnlessSearchedAndItsDefaultStaysOutOfTheEntry) {
       << table.out;
 
   TempDir searched_store;
-  const auto searched = runClgemm(
-      tune(searched_store, args + std::vector<std::string>{"--space", "PAD_FROM=0,4000"}));
+  const auto searched = runClgemm(tune(
+      searched_store, args + as_json + std::vector<std::string>{"--space", "PAD_FROM=0,4000"}));
   ASSERT_EQ(searched.exit_code, 0) << searched.err;
   const json searched_doc = parse(searched);
   EXPECT_EQ(searched_doc["space"]["combinations"], 4);
@@ -806,6 +800,9 @@ TEST(Tune, ASizeRuleIsHeldUnlessSearchedAndItsDefaultStaysOutOfTheEntry) {
   EXPECT_EQ(storedEntry(searched_store)["defines"]["PAD_FROM"], searched_doc["winner"]["PAD_FROM"]);
 }
 
+// The search starts from what a run would use now, then this device's other entries, its class's
+// (even where the device has entries of its own: on the H200 an own entry for another size ran
+// 38.6 TFLOP/s where the H100's for this size ran 46.2) and the defaults.
 TEST(Tune, StartsFromTheNearestEntriesAndTheDefaults) {
   TempDir store;
   const clgemm::DeviceInfo& device = clgemm_test::defaultDevice();
