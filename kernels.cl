@@ -1452,6 +1452,9 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 #ifndef SK_FLOAT_SUMS
 #define SK_FLOAT_SUMS 0  // with SPLIT: the parts' sums stored float by float (set by the host)
 #endif
+// With SPLIT: work-group `g`'s part of K (-1: a whole tile) and its tile, in the line's order.
+#define SA_PART_OF(g) ((g) < SK_WHOLE ? -1 : ((g)-SK_WHOLE) % SK_PARTS)
+#define SA_TILE_OF(g) ((g) < SK_WHOLE ? (g) : SK_WHOLE + ((g)-SK_WHOLE) / SK_PARTS)
 #ifndef PEEL_MAX
 #define PEEL_MAX 8  // edges of at most this many rows or columns: gemm_edge_strip (host)
 #endif
@@ -1561,6 +1564,17 @@ inline void sa_fence_gpu() {
   asm volatile("fence.acq_rel.gpu;\n" ::: "memory");
 #else
   mem_fence(CLK_GLOBAL_MEM_FENCE);
+#endif
+}
+// SPLIT with SK_FLOAT_SUMS: this work-group's index read again after the K-loop (volatile, so
+// not the value from before it kept through the loop).
+inline int sa_group_again() {
+#if SA_PTX
+  int group;
+  asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(group));
+  return group;
+#else
+  return get_group_id(0);
 #endif
 }
 // SPLIT: another work-group's sums, from L2 (ld.global.cg: never a stale line of L1).
@@ -1783,8 +1797,7 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
 #endif
 #if SPLIT
   __local int sa_last;  // whether this work-group is its tile's last part
-  const int part = group < SK_WHOLE ? -1 : (group - SK_WHOLE) % SK_PARTS;
-  const int tile = group < SK_WHOLE ? group : SK_WHOLE + (group - SK_WHOLE) / SK_PARTS;
+  const int part = SA_PART_OF(group), tile = SA_TILE_OF(group);
   const int first_step = part < 0 ? 0 : part * k_steps / SK_PARTS;
   const int tiles = part < 0 ? k_steps : (part + 1) * k_steps / SK_PARTS - first_step;
 #else
@@ -1798,8 +1811,6 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
   const int2 block = swizzled_block(GROUP_M);
   const int first_step = 0, tiles = k_steps;
 #endif
-  // K-steps counted from first_step: the columns of A (rows of B) from there to K.
-  const int k_left = K - first_step * BK;
 #if EDGE
   // The last block row and column are moved back inside C (M >= BM and N >= BN: the host pads
   // smaller problems), so every copy of A and B lies inside them, and such a block stores only
@@ -1817,33 +1828,41 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
   // move BK columns of A (BK rows of A^T) and BK rows of B per tile. With EDGE the last K-step
   // may be partial: its copies from K on write zeros, their sources kept inside (the last column
   // or row of K).
+  // K-step t of this work-group is K-step SA_STEP(t) of the tile: the copies index from the
+  // matrices' own start, so that a split build's loop addresses its copies as the plain one's
+  // does. With the start in the pointers (A + first_step * BK * M), the split build held them in
+  // registers through the loop (PTX: the plain one reads A, B and M from the parameters in it),
+  // 128 registers against 124, and its whole tiles ran 1-1.4% slower on the H200 (8192^3 and
+  // 16384^3; docs/performance.md, 2026-11-28, session 16).
+#define SA_STEP(t) ((t) + first_step)
 #if A_KM
-  __global const float* a_src = A + row0 + first_step * BK * M;
+  __global const float* a_src = A + row0;
 #else
-  __global const float* a_src = A + (row0 + tid / BK) * K + first_step * BK + (EDGE ? 0 : tid % BK);
+  __global const float* a_src = A + (row0 + tid / BK) * K + (EDGE ? 0 : tid % BK);
   const int a_line = (SA_THREADS / BK) * K;  // between copy i and i + 1 of A
 #endif
-  __global const float* b_src = B + col0 + first_step * BK * N;
+  __global const float* b_src = B + col0;
 #if A_KM
 #define SA_COPY_A(t, buf)                                                         \
   _Pragma("unroll") for (int i = 0; i < SA_COPIES_A; ++i) {                       \
     const int f = tid + i * SA_THREADS, r = f / (BM / 4), c = (f % (BM / 4)) * 4; \
-    sa_copy16(&As[buf][r][c], a_src + ((t)*BK + r) * M + c);                      \
+    sa_copy16(&As[buf][r][c], a_src + (SA_STEP(t) * BK + r) * M + c);             \
   }
 #elif EDGE
 // Past K (a partial last K-step), zeros from a source kept inside A (its column K - 1).
-#define SA_COPY_A(t, buf)                                                         \
-  {                                                                               \
-    const int k = (t)*BK + tid % BK;                                              \
-    _Pragma("unroll") for (int i = 0; i < SA_COPIES_A; ++i) {                     \
-      __local float* dst = &As[buf][tid % BK][tid / BK + i * (SA_THREADS / BK)];  \
-      sa_copy4_or_zero(dst, a_src + i * a_line + min(k, k_left - 1), k < k_left); \
-    }                                                                             \
+#define SA_COPY_A(t, buf)                                                        \
+  {                                                                              \
+    const int k = SA_STEP(t) * BK + tid % BK;                                    \
+    _Pragma("unroll") for (int i = 0; i < SA_COPIES_A; ++i) {                    \
+      __local float* dst = &As[buf][tid % BK][tid / BK + i * (SA_THREADS / BK)]; \
+      sa_copy4_or_zero(dst, a_src + i * a_line + min(k, K - 1), k < K);          \
+    }                                                                            \
   }
 #else
-#define SA_COPY_A(t, buf)                                                                        \
-  _Pragma("unroll") for (int i = 0; i < SA_COPIES_A; ++i) {                                      \
-    sa_copy4(&As[buf][tid % BK][tid / BK + i * (SA_THREADS / BK)], a_src + (t)*BK + i * a_line); \
+#define SA_COPY_A(t, buf)                                          \
+  _Pragma("unroll") for (int i = 0; i < SA_COPIES_A; ++i) {        \
+    sa_copy4(&As[buf][tid % BK][tid / BK + i * (SA_THREADS / BK)], \
+             a_src + SA_STEP(t) * BK + i * a_line);                \
   }
 #endif
 #if EDGE && !VEC_N
@@ -1851,28 +1870,27 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
 // (SA_THREADS is a multiple of BN: the host's condition), checked only in a partial last K-step
 // (checked in every K-step, ptxas kept their addresses: 160-210 registers).
 #define SA_COPY_B(t, buf)                                                                          \
-  if ((t) + 1 < tiles || k_left % BK == 0) {                                                       \
-    __global const float* b_tile = b_src + ((t)*BK + tid / BN) * N + tid % BN;                     \
+  if ((t) + 1 < tiles || K % BK == 0) {                                                            \
+    __global const float* b_tile = b_src + (SA_STEP(t) * BK + tid / BN) * N + tid % BN;            \
     _Pragma("unroll") for (int i = 0; i < BK * BN / SA_THREADS; ++i) sa_copy4(                     \
         &Bs[buf][tid / BN + i * (SA_THREADS / BN)][tid % BN], b_tile + i * (SA_THREADS / BN) * N); \
   } else {                                                                                         \
     _Pragma("unroll") for (int i = 0; i < BK * BN / SA_THREADS; ++i) {                             \
-      const int r = tid / BN + i * (SA_THREADS / BN), k = (t)*BK + r;                              \
-      sa_copy4_or_zero(&Bs[buf][r][tid % BN], b_src + min(k, k_left - 1) * N + tid % BN,           \
-                       k < k_left);                                                                \
+      const int r = tid / BN + i * (SA_THREADS / BN), k = SA_STEP(t) * BK + r;                     \
+      sa_copy4_or_zero(&Bs[buf][r][tid % BN], b_src + min(k, K - 1) * N + tid % BN, k < K);        \
     }                                                                                              \
   }
 #elif EDGE
-#define SA_COPY_B(t, buf)                                                              \
-  _Pragma("unroll") for (int i = 0; i < SA_COPIES_B; ++i) {                            \
-    const int f = tid + i * SA_THREADS, r = f / (BN / 4), c = (f % (BN / 4)) * 4;      \
-    const int k = (t)*BK + r;                                                          \
-    sa_copy16_or_zero(&Bs[buf][r][c], b_src + min(k, k_left - 1) * N + c, k < k_left); \
+#define SA_COPY_B(t, buf)                                                         \
+  _Pragma("unroll") for (int i = 0; i < SA_COPIES_B; ++i) {                       \
+    const int f = tid + i * SA_THREADS, r = f / (BN / 4), c = (f % (BN / 4)) * 4; \
+    const int k = SA_STEP(t) * BK + r;                                            \
+    sa_copy16_or_zero(&Bs[buf][r][c], b_src + min(k, K - 1) * N + c, k < K);      \
   }
 #else
 #define SA_COPY_B(t, buf)                                                           \
   {                                                                                 \
-    __global const float* b_tile = b_src + (t)*BK * N;                              \
+    __global const float* b_tile = b_src + SA_STEP(t) * BK * N;                     \
     _Pragma("unroll") for (int i = 0; i < SA_COPIES_B; ++i) {                       \
       const int f = tid + i * SA_THREADS, r = f / (BN / 4), c = (f % (BN / 4)) * 4; \
       sa_copy16(&Bs[buf][r][c], b_tile + r * N + c);                                \
@@ -1950,9 +1968,22 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
 #undef SA_COPY_B
 #undef SA_COPY_TILE
 #undef SA_LOAD
+#undef SA_STEP
 
 #if SPLIT
-  if (part >= 0) {
+  // With SK_FLOAT_SUMS (the plan's build where registers are short) part and tile come again
+  // from the group's index, so that nothing of the split is live through the K-loop: with SA_STEP
+  // the 128 x 128 split build then took 128 registers (129 without, one work-group per SM) and
+  // 8192^3 in 16 parts ran 2.0% faster than unsplit (HEAD's split build 1.5%). Not with the
+  // float4 sums: there it cost 64 x 128 splits with edges 1-3% (1232^3, 2900^3, 1601^3 on the
+  // H200; docs/performance.md, 2026-11-28, session 16).
+#if SK_FLOAT_SUMS
+  const int sk_group = sa_group_again(), sk_part = SA_PART_OF(sk_group),
+            sk_tile = SA_TILE_OF(sk_group);
+#else
+  const int sk_part = part, sk_tile = tile;
+#endif
+  if (sk_part >= 0) {
     // A part: its sums to its slot, then counted in. The last to come adds every slot, its own
     // too, in the parts' order, and goes on to store C. Float4 f of work-item tid lies at
     // (f * SA_THREADS + tid) * 4, or with SK_FLOAT_SUMS its float c at ((f * 4 + c) *
@@ -1963,16 +1994,16 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
     // registers), one work-group per SM instead of two. Float by float, 64 x 128 blocks (three
     // per SM either way) took 1552^3-1600^3 13-15% longer in 2 parts (not understood;
     // docs/performance.md, 2026-11-27, session 13).
-    const int slot0 = (tile - SK_WHOLE) * SK_PARTS;
+    const int slot0 = (sk_tile - SK_WHOLE) * SK_PARTS;
 #if SK_FLOAT_SUMS
-    __global float* mine = partials + (slot0 + part) * (BM * BN) + tid;
+    __global float* mine = partials + (slot0 + sk_part) * (BM * BN) + tid;
     _Pragma("unroll") for (int f = 0; f < TM * TN / 4; ++f) {
       const int i = f / SA_GROUPS_N, g = f % SA_GROUPS_N;
       _Pragma("unroll") for (int c = 0; c < 4; ++c) mine[(f * 4 + c) * SA_THREADS] =
           acc[i][g * 4 + c];
     }
 #else
-    __global float* mine = partials + (slot0 + part) * (BM * BN);
+    __global float* mine = partials + (slot0 + sk_part) * (BM * BN);
     _Pragma("unroll") for (int f = 0; f < TM * TN / 4; ++f) {
       const int i = f / SA_GROUPS_N, g = f % SA_GROUPS_N;
       *(__global float4*)(mine + (f * SA_THREADS + tid) * 4) =
@@ -1982,8 +2013,8 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
     sa_fence_gpu();  // these sums before the count
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     if (tid == 0) {
-      sa_last = atomic_inc(&arrivals[tile - SK_WHOLE]) == SK_PARTS - 1;
-      if (sa_last) arrivals[tile - SK_WHOLE] = 0;  // every part has counted: ready for the next
+      sa_last = atomic_inc(&arrivals[sk_tile - SK_WHOLE]) == SK_PARTS - 1;
+      if (sa_last) arrivals[sk_tile - SK_WHOLE] = 0;  // every part has counted: ready for the next
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     if (!sa_last) return;
@@ -2076,6 +2107,8 @@ __kernel __attribute__((reqd_work_group_size(ES_LINES, ES_SLICES, 1))) void gemm
 #undef SK_WHOLE
 #undef SK_PARTS
 #undef SK_FLOAT_SUMS
+#undef SA_PART_OF
+#undef SA_TILE_OF
 #undef PEEL_MAX
 #undef PEEL_M
 #undef PEEL_N

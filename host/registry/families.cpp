@@ -100,8 +100,9 @@ bool harmonicMeanAtLeast(int m, int n, int k, int size) {
 namespace {
 
 // The parts a fuller last round (`rest` of the tiles, more than half its places) is split into,
-// or 1 (splitLastWave's model).
-int fullerRoundParts(long long tiles, long long rest, int k_steps, long long units) {
+// or 1 (splitLastWave's model): those that leave the busiest unit the fewest K-steps, where that
+// saves `bar` of the unsplit ones.
+int fullerRoundParts(long long tiles, long long rest, int k_steps, long long units, double bar) {
   const double whole_steps = double(tiles - rest) / double(units) * k_steps;
   const double unsplit = whole_steps + double(ceilDiv(rest, units)) * k_steps;
   const int max_parts = std::min(kMaxFullerParts, k_steps / kMinPartSteps);
@@ -115,7 +116,7 @@ int fullerRoundParts(long long tiles, long long rest, int k_steps, long long uni
       best_parts = parts;
     }
   }
-  return best <= (1.0 - kFullerSplitSaving) * unsplit ? best_parts : 1;
+  return best <= (1.0 - bar) * unsplit ? best_parts : 1;
 }
 
 }  // namespace
@@ -129,7 +130,8 @@ std::optional<WaveSplit> splitLastWave(long long tiles, int k_steps, long long s
       std::min({slots / rest, (long long)kMaxWaveParts, (long long)(k_steps / kMinPartSteps)});
   const bool shared_units = slots > units && slots < kPlacesRulePerUnit * units;
   if ((units_only || slots / rest < 2 || shared_units) && units > 0)
-    parts = fullerRoundParts(tiles, rest, k_steps, units);
+    parts = fullerRoundParts(tiles, rest, k_steps, units,
+                             shared_units ? kFullerSplitSavingTwoPerUnit : kFullerSplitSaving);
   if (parts < 2) return std::nullopt;
   return WaveSplit{int(tiles - rest), int(rest), int(parts), slot_floats};
 }

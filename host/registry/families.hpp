@@ -102,7 +102,9 @@ void addTilePadding(Variant& v, std::optional<PaddedSizes> (*padding)(const Reso
 //   the busiest compute unit the fewest K-steps: the whole rounds spread evenly over the units,
 //   and ceil(rest x parts / units) parts of the last round on the busiest, each its share of the
 //   K-steps times kPartStepCost plus kPartCostSteps. Taken where that is at least
-//   kFullerSplitSaving fewer K-steps than unsplit. At 1280^3 on the H100 (64 x 128 blocks, 200
+//   kFullerSplitSaving fewer K-steps than unsplit (kFullerSplitSavingTwoPerUnit where a unit
+//   holds two: 8192^3's 4096 tiles of 128 x 128 on the 132 SMs, 2.4% by the model, -1.9%
+//   measured on the H200). At 1280^3 on the H100 (64 x 128 blocks, 200
 //   tiles on 396 places, three per SM): the busiest SM's 2 x 80 K-steps become 8 fifths of
 //   80 x 1.05 / 5 + 1, -11%; measured -15%. With two per SM (128 x 128 blocks) at 2432^3, 97
 //   tiles left of 361 on 264 places: the places' rule's 2 parts were 8% slower than none (the
@@ -128,6 +130,13 @@ inline constexpr int kMaxFullerParts = 8;      // measured up to 8; a fuller rou
 inline constexpr double kPartStepCost = 1.05;  // a split build's K-step against a whole tile's
 inline constexpr double kPartCostSteps = 1.0;  // a part's fill, drain and sums, in K-steps
 inline constexpr double kFullerSplitSaving = 0.05;  // the model's errors: 2-5% either way
+// The bar where a unit holds two work-groups (fewer than kPlacesRulePerUnit): there, with the
+// split build's K-loop at the plain one's speed (SA_STEP in kernels.cl), the model erred by a
+// point at most on the H200 (128 x 128 blocks in 2-8 parts, the model's 2.2-3.8% against
+// 1.7-3.4% measured from 4992^3 to 8192^3, 3.6-4.1% against 5-6% at 3200^3 and 3456^3;
+// docs/performance.md, 2026-11-28, session 16). With three per unit the 5% stands (not
+// measured below it since session 12).
+inline constexpr double kFullerSplitSavingTwoPerUnit = 0.02;
 std::optional<WaveSplit> splitLastWave(long long tiles, int k_steps, long long slots,
                                        long long units, std::size_t slot_floats,
                                        bool units_only = false);
