@@ -233,8 +233,8 @@ TEST(SimtAsyncWaveSplit, WhereAUnitHoldsTwoWorkGroupsTheBusiestUnitDecides) {
   // The same round on 88 units of three: the places' rule.
   EXPECT_EQ(splitLastWave(361, 152, 264, 88, 128 * 128), (WaveSplit{264, 97, 2, 128 * 128}));
   // 3200^3: 25 x 25 = 625 tiles of 100 K-steps, 97 left: 4 parts save 3.6% by the model, over
-  // the 2% of two per unit (kFullerSplitSavingTwoPerUnit; measured -5% on the H200, where the
-  // places' 2 parts had measured +1.3% on the H100).
+  // the 2% of two per unit (kFullerSplitSavingTwoPerUnit; on the H200, whose 3900 entry has BK
+  // 16 there, 4 parts measured -5%; the places' 2 parts had measured +1.3% on the H100).
   EXPECT_EQ(splitLastWave(625, 100, 264, 132, 128 * 128), (WaveSplit{528, 97, 4, 128 * 128}));
   // 8192^3 (BK 32): 64 x 64 = 4096 tiles of 256 K-steps, 15 whole rounds and 136 left, two on the
   // busiest SM: 30 x 256 + 512 = 8192 K-steps. Eight parts: 9 x (32 x 1.05 + 1) = 311.4, 7991

@@ -104,11 +104,11 @@ void addTilePadding(Variant& v, std::optional<PaddedSizes> (*padding)(const Reso
 //   K-steps times kPartStepCost plus kPartCostSteps. Taken where that is at least
 //   kFullerSplitSaving fewer K-steps than unsplit (kFullerSplitSavingTwoPerUnit where a unit
 //   holds two: 8192^3's 4096 tiles of 128 x 128 on the 132 SMs, 2.4% by the model, -1.9%
-//   measured on the H200). At 1280^3 on the H100 (64 x 128 blocks, 200
-//   tiles on 396 places, three per SM): the busiest SM's 2 x 80 K-steps become 8 fifths of
-//   80 x 1.05 / 5 + 1, -11%; measured -15%. With two per SM (128 x 128 blocks) at 2432^3, 97
-//   tiles left of 361 on 264 places: the places' rule's 2 parts were 8% slower than none (the
-//   busiest SM keeps three tiles' K-steps), the model's 4 parts as fast as none.
+//   measured on the H200). At 1280^3 on the H100 (64 x 128 blocks, 200 tiles on 396 places,
+//   three per SM): the busiest SM's 2 x 80 K-steps become 8 fifths of 80 x 1.05 / 5 + 1, -11%;
+//   measured -15%. With two per SM (128 x 128 blocks) at 2432^3, 97 tiles left of 361 on 264
+//   places: the places' rule's 2 parts were 8% slower than none (the busiest SM keeps three
+//   tiles' K-steps), the model's 4 parts as fast as none.
 // - Where `units_only`, every last round as a fuller one (nothing where `units` is 0): for a
 //   kernel whose split gains nothing from places left idle, only from a lighter busiest unit.
 // Each part has kMinPartSteps K-steps at least. Nothing where no split has two parts, or `slots`
