@@ -164,13 +164,11 @@ std::map<std::string, int> namedConfig(const std::vector<std::string>& names,
 
 std::map<std::string, int> entryDefines(const Variant& variant, const TuneSpace& space,
                                         const Config& config) {
-  std::map<std::string, int> named;
-  for (std::size_t i = 0; i < space.names.size() && i < config.size(); ++i) {
-    const bool default_rule = i < space.held_rule.size() && space.held_rule[i] &&
-                              i < variant.params.size() &&
-                              config[i] == variant.params[i].default_value;
-    if (!default_rule) named[space.names[i]] = config[i];
-  }
+  std::map<std::string, int> named = namedConfig(space.names, config);
+  for (std::size_t i = 0; i < config.size() && i < space.held_rule.size(); ++i)
+    if (space.held_rule[i] && i < variant.params.size() &&
+        config[i] == variant.params[i].default_value)
+      named.erase(space.names[i]);
   return named;
 }
 
