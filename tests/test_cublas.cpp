@@ -11,17 +11,13 @@
 #include "opencl/device.hpp"
 #include "registry/kernels.hpp"
 #include "run_clgemm.hpp"
+#include "unsupported.hpp"
 
 namespace {
 
+using clgemm_test::registryVariant;
 using clgemm_test::runClgemm;
 using nlohmann::json;
-
-const clgemm::Variant& variantNamed(const std::string& name) {
-  for (const auto& v : clgemm::variants())
-    if (v.name == name) return v;
-  throw std::runtime_error("no variant " + name);
-}
 
 bool hasNvidiaOpenClDevice() {
   for (const auto& d : clgemm::allDevices())
@@ -30,8 +26,8 @@ bool hasNvidiaOpenClDevice() {
 }
 
 TEST(Cublas, BothAreBaselinesOnTheOpenClDevicesGpu) {
-  const auto& fp32 = variantNamed("cublas");
-  const auto& tf32 = variantNamed("cublas-tf32");
+  const auto& fp32 = registryVariant("cublas");
+  const auto& tf32 = registryVariant("cublas-tf32");
   for (const auto* v : {&fp32, &tf32}) {
     EXPECT_EQ(v->backend, clgemm::Backend::kCublas) << v->name;
     EXPECT_TRUE(v->isBaseline()) << v->name;
@@ -70,7 +66,7 @@ TEST(Cublas, OtherVendorsAreSkippedWithTheReason) {
   cpu.name = "Some CPU";
   cpu.vendor = "GenuineIntel";
   for (const char* name : {"cublas", "cublas-tf32"}) {
-    const auto why = clgemm::unsupportedOn(variantNamed(name), cpu);
+    const auto why = clgemm::unsupportedOn(registryVariant(name), cpu);
     ASSERT_TRUE(why) << name;
     EXPECT_NE(why->find("NVIDIA"), std::string::npos) << *why;
     EXPECT_NE(why->find("Some CPU is from GenuineIntel"), std::string::npos) << *why;
@@ -84,7 +80,7 @@ TEST(Cublas, OnNvidiaTheLoaderDecides) {
   gpu.vendor = "NVIDIA Corporation";
   const auto& problem = clgemm::CudaLibrary::get().problem();
   for (const char* name : {"cublas", "cublas-tf32"}) {
-    const auto why = clgemm::unsupportedOn(variantNamed(name), gpu);
+    const auto why = clgemm::unsupportedOn(registryVariant(name), gpu);
     EXPECT_EQ(why, problem) << name;
   }
   if (problem) {

@@ -473,13 +473,8 @@ TEST(ParamStore, TheKeyIsTheTransposesOfTheRowMajorProblemTheKernelComputes) {
   using clgemm::GemmShape;
   using clgemm::Layout;
   using clgemm::Trans;
-  const auto named = [](const std::string& name) -> const clgemm::Variant& {
-    for (const auto& v : clgemm::variants())
-      if (v.name == name) return v;
-    throw std::runtime_error("no variant " + name);
-  };
-  const clgemm::Variant& best = named("best");
-  const clgemm::Variant& ladder = named("regtile2d");
+  const clgemm::Variant& best = clgemm_test::registryVariant("best");
+  const clgemm::Variant& ladder = clgemm_test::registryVariant("regtile2d");
   ASSERT_TRUE(best.shapes_in_kernel);
   ASSERT_FALSE(ladder.shapes_in_kernel);
   const auto key = [](const clgemm::Variant& v, Layout layout, Trans a, Trans b) {

@@ -13,6 +13,7 @@
 #include "tune/tune_cache.hpp"
 #include "tune/tune_search.hpp"
 #include "tune/tune_space.hpp"
+#include "unsupported.hpp"
 #include "util/errors.hpp"
 
 namespace {
@@ -20,14 +21,9 @@ namespace {
 using clgemm::Config;
 using clgemm::TuneSpace;
 using clgemm_test::readText;
+using clgemm_test::registryVariant;
 using clgemm_test::TempDir;
 using clgemm_test::writeText;
-
-const clgemm::Variant& variantNamed(const std::string& name) {
-  for (const auto& v : clgemm::variants())
-    if (v.name == name) return v;
-  throw std::runtime_error("no variant " + name);
-}
 
 // A small GPU: 256 work-items per group, 16 KiB of local memory.
 clgemm::DeviceInfo smallDevice() {
@@ -74,7 +70,7 @@ TEST(TuneSpace, EveryOpenClKernelDeclaresASpaceItsDefaultsLieIn) {
 }
 
 TEST(TuneSpace, ValidConfigurationsKeepEveryLimitAndTheRestAreCounted) {
-  const auto& v = variantNamed("regtile2d");
+  const auto& v = registryVariant("regtile2d");
   const auto device = smallDevice();
   const TuneSpace space = clgemm::buildTuneSpace(v, device, kSize, {}, {}, defaultsOf(v));
   std::uint64_t total = 1;
@@ -103,7 +99,7 @@ TEST(TuneSpace, ValidConfigurationsKeepEveryLimitAndTheRestAreCounted) {
 
 TEST(TuneSpace, ConstraintsOfTheKernelPrune) {
   // best needs its float4 loads to divide among the work-items: some combinations break that.
-  const auto& v = variantNamed("best");
+  const auto& v = registryVariant("best");
   clgemm::DeviceInfo device = smallDevice();
   device.max_work_group_size = 1024;
   device.max_work_item_sizes = {1024, 1024, 1024};
@@ -117,7 +113,7 @@ TEST(TuneSpace, ConstraintsOfTheKernelPrune) {
 }
 
 TEST(TuneSpace, DefinesFixAndSpaceOverridesReplaceValues) {
-  const auto& v = variantNamed("regtile2d");
+  const auto& v = registryVariant("regtile2d");
   const TuneSpace space = clgemm::buildTuneSpace(
       v, smallDevice(), kSize, {{"TSK", "8"}, {"EXTRA", "1"}},
       {clgemm::parseSpaceOverride("TSM=32,16"), clgemm::parseSpaceOverride("PAD=0")},
@@ -135,7 +131,7 @@ TEST(TuneSpace, DefinesFixAndSpaceOverridesReplaceValues) {
 }
 
 TEST(TuneSpace, TheStartingValuesJoinTheCandidates) {
-  const auto& v = variantNamed("regtile2d");
+  const auto& v = registryVariant("regtile2d");
   Config start = defaultsOf(v);
   start[0] = 48;  // TSM=48 is no registry candidate
   const TuneSpace space = clgemm::buildTuneSpace(v, smallDevice(), kSize, {}, {}, start);
@@ -154,7 +150,7 @@ std::size_t indexOf(const clgemm::Variant& v, const std::string& name) {
 // They stay at the value a run would use unless --space or -D names them, and the entry records
 // them only where that value is not the kernel's default.
 TEST(TuneSpace, SizeRulesAreHeldAtTheRunsValueAndLeftOutOfTheEntryAtTheirDefault) {
-  const auto& v = variantNamed("simt-async");
+  const auto& v = registryVariant("simt-async");
   const std::vector<std::string> rules = {"AT_FROM",     "PAD_FROM", "PAD_FROM_UNALIGNED",
                                           "SPLIT_SLOTS", "PEEL_MAX", "FUSE_STRIPS"};
   std::uint64_t tile_combinations = 1;
@@ -219,7 +215,7 @@ void expectUsageError(const std::function<void()>& f, const std::string& needle)
 }
 
 TEST(TuneSpace, BadOverridesAreUsageErrors) {
-  const auto& v = variantNamed("regtile2d");
+  const auto& v = registryVariant("regtile2d");
   const auto device = smallDevice();
   expectUsageError([] { clgemm::parseSpaceOverride("TSM"); }, "NAME=V1,V2");
   expectUsageError([] { clgemm::parseSpaceOverride("=1"); }, "NAME=V1,V2");
