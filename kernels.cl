@@ -1379,7 +1379,12 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 // that every place gets work. Each part writes its sums to a scratch slot, counts itself in
 // (atomic), and the one that comes last adds the parts' sums in their order (the result does not
 // depend on which came last), stores C and sets the count back to 0 for the next launch. Nothing
-// waits for another work-group, so nothing hangs whatever the order they run in.
+// waits for another work-group, so nothing hangs whatever the order they run in. With SK_APART
+// the whole tiles run in a launch of their own before this one, built without SPLIT (WHOLE_LINE:
+// a line of work-groups, a whole tile each), and this launch's line holds only the parts: the
+// split build's code costs the whole tiles about 0.6% (128 registers against 124 for 128 x 128
+// blocks on the H200), the launches' boundary about 4% of a round (the host's rule, SPLIT_APART:
+// 8 rounds of whole tiles or more; docs/performance.md, 2026-11-29, session 18).
 // Edges of a few rows or columns (PEEL_M, PEEL_N, the host's choice, up to PEEL_MAX): a block row
 // moved back for M % BM = 1 computes a whole block to store one row, and at 2049^3 the 33 such
 // blocks made a second round of tiles (at 4097^3, padded, a fifth). There the launch covers
@@ -1389,8 +1394,8 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 // SA_PTX = 0 replaces the PTX (copies, commit, wait, fence) by plain OpenCL, which makes this
 // portable OpenCL C (tests run the pipeline's indexing so on the CPU); the registry runs it only
 // as SA_PTX = 1, on NVIDIA GPUs.
-// Global (N/TN, M/TM), local (BN/TN, BM/TM); with SPLIT (SK_WHOLE + parts * SK_PARTS) work-groups
-// along dimension 0.
+// Global (N/TN, M/TM), local (BN/TN, BM/TM); with SPLIT (SK_WHOLE + parts * SK_PARTS, or with
+// SK_APART parts * SK_PARTS) work-groups along dimension 0, with WHOLE_LINE one per tile.
 #if defined(KERNEL_gemm_simt_async)
 #ifndef BM
 #define BM 128  // rows of C per work-group
@@ -1440,6 +1445,9 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 #ifndef SPLIT_SLOTS
 #define SPLIT_SLOTS 0  // work-groups the device runs at once (read by the host: 0 from the device)
 #endif
+#ifndef SPLIT_APART
+#define SPLIT_APART 8  // a split's whole tiles apart from this many rounds (read by the host)
+#endif
 #ifndef SPLIT
 #define SPLIT 0  // the last wave's tiles split along K (set by the host)
 #endif
@@ -1452,7 +1460,19 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 #ifndef SK_FLOAT_SUMS
 #define SK_FLOAT_SUMS 0  // with SPLIT: the parts' sums stored float by float (set by the host)
 #endif
-// With SPLIT: work-group `g`'s part of K (-1: a whole tile) and its tile, in the line's order.
+#ifndef SK_APART
+#define SK_APART 0  // with SPLIT: the SK_WHOLE whole tiles launched before (set by the host)
+#endif
+#ifndef WHOLE_LINE
+#define WHOLE_LINE 0  // a line of work-groups, tile i the i-th's: SK_APART's whole tiles (host)
+#endif
+#if WHOLE_LINE && SPLIT
+#error "WHOLE_LINE is the plain build of a split's whole tiles: not with SPLIT"
+#endif
+// With SPLIT: work-group `g`'s place in the split's line (with SK_APART the whole tiles'
+// work-groups ran in a launch before), then its part of K (-1: a whole tile) and its tile, in the
+// line's order.
+#define SA_LINE_INDEX(g) ((g) + (SK_APART ? SK_WHOLE : 0))
 #define SA_PART_OF(g) ((g) < SK_WHOLE ? -1 : ((g)-SK_WHOLE) % SK_PARTS)
 #define SA_TILE_OF(g) ((g) < SK_WHOLE ? (g) : SK_WHOLE + ((g)-SK_WHOLE) / SK_PARTS)
 #ifndef PEEL_MAX
@@ -1768,10 +1788,10 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
   const int tx = get_local_id(0), ty = get_local_id(1);
   const int tid = ty * (BN / TN) + tx;
   const int k_steps = EDGE ? (K + BK - 1) / BK : K / BK;  // the last one partial with EDGE
-#if SPLIT || STRIPS_IN_GEMM
-  // A line of work-groups: with SPLIT whole tiles up to SK_WHOLE and SK_PARTS per tile after
-  // them, each a range of its K-steps (part -1: the whole tile), or a tile each; then with
-  // STRIPS_IN_GEMM the edge strips' own work-groups.
+#if SPLIT || STRIPS_IN_GEMM || WHOLE_LINE
+  // A line of work-groups: with SPLIT whole tiles up to SK_WHOLE (with SK_APART in the launch
+  // before) and SK_PARTS per tile after them, each a range of its K-steps (part -1: the whole
+  // tile), or a tile each; then with STRIPS_IN_GEMM the edge strips' own work-groups.
   const int group = get_group_id(0);
 #if STRIPS_IN_GEMM
   // The strips' groups (es_outputs, SA_THREADS / 16 slices of K each, summed through A's local
@@ -1797,7 +1817,7 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
 #endif
 #if SPLIT
   __local int sa_last;  // whether this work-group is its tile's last part
-  const int part = SA_PART_OF(group), tile = SA_TILE_OF(group);
+  const int part = SA_PART_OF(SA_LINE_INDEX(group)), tile = SA_TILE_OF(SA_LINE_INDEX(group));
   const int first_step = part < 0 ? 0 : part * k_steps / SK_PARTS;
   const int tiles = part < 0 ? k_steps : (part + 1) * k_steps / SK_PARTS - first_step;
 #else
@@ -1978,7 +1998,7 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
   // float4 sums: there it cost 64 x 128 splits with edges 1-3% (1232^3, 2900^3, 1601^3 on the
   // H200; docs/performance.md, 2026-11-28, session 16).
 #if SK_FLOAT_SUMS
-  const int sk_group = sa_group_again(), sk_part = SA_PART_OF(sk_group),
+  const int sk_group = SA_LINE_INDEX(sa_group_again()), sk_part = SA_PART_OF(sk_group),
             sk_tile = SA_TILE_OF(sk_group);
 #else
   const int sk_part = part, sk_tile = tile;
@@ -2103,10 +2123,14 @@ __kernel __attribute__((reqd_work_group_size(ES_LINES, ES_SLICES, 1))) void gemm
 #undef EDGE
 #undef VEC_N
 #undef SPLIT_SLOTS
+#undef SPLIT_APART
 #undef SPLIT
 #undef SK_WHOLE
 #undef SK_PARTS
 #undef SK_FLOAT_SUMS
+#undef SK_APART
+#undef WHOLE_LINE
+#undef SA_LINE_INDEX
 #undef SA_PART_OF
 #undef SA_TILE_OF
 #undef PEEL_MAX

@@ -208,12 +208,26 @@ TEST(SimtAsyncWaveSplit, TheLastRoundOf2049OnThreeWorkGroupsPerUnitIsSplitInTen)
   };
   EXPECT_EQ(wave({}, 2052, 264), split);
   EXPECT_EQ(wave({"SPLIT_SLOTS=264"}, 2052, 0), split);
+  // The 264 whole tiles make one round: in a launch of their own only where SPLIT_APART asks for
+  // one round or fewer (by default 8); the split's launch then holds the 250 work-groups of parts.
+  WaveSplit apart = *split;
+  apart.apart = true;
+  EXPECT_EQ(wave({"SPLIT_APART=1"}, 2052, 264), apart);
+  EXPECT_EQ(wave({"SPLIT_APART=1", "SPLIT_SLOTS=264"}, 2052, 0), apart);
+  EXPECT_EQ(apart.groups(), 250);
+  // 289 tiles on 36 places: 288 whole in 8 rounds, apart by default; on 40 places 280 in 7
+  // rounds, not; never with SPLIT_APART=0.
+  EXPECT_EQ(wave({"SPLIT_SLOTS=36"}, 2052, 0), (WaveSplit{288, 1, 16, 128 * 128, true}));
+  EXPECT_EQ(wave({"SPLIT_SLOTS=36", "SPLIT_APART=0"}, 2052, 0),
+            (WaveSplit{288, 1, 16, 128 * 128, false}));
+  EXPECT_EQ(wave({"SPLIT_SLOTS=40"}, 2052, 0), (WaveSplit{280, 9, 4, 128 * 128, false}));
   // SPLIT_SLOTS = 1 overrides the device's places: never split.
   EXPECT_EQ(wave({"SPLIT_SLOTS=1"}, 2052, 264), std::nullopt);
   // The device's places unknown (0): no split.
   EXPECT_EQ(wave({}, 2052, 0), std::nullopt);
   // A fuller last round (1280^3, 64 x 128 blocks: 200 tiles on 396 places) is split on the
-  // device's places and units, and not on SPLIT_SLOTS's places, which give no units.
+  // device's places and units, and not on SPLIT_SLOTS's places, which give no units. No whole
+  // tiles: nothing apart.
   EXPECT_EQ(wave({"BM=64"}, 1280, 396), (WaveSplit{0, 200, 5, 64 * 128}));
   EXPECT_EQ(wave({"BM=64", "SPLIT_SLOTS=396"}, 1280, 0), std::nullopt);
   EXPECT_EQ(wave({"BM=64", "SPLIT_SLOTS=396"}, 1280, 396), std::nullopt);
@@ -578,11 +592,13 @@ struct SplitTiles {
   int whole;  // SK_WHOLE, of the 2 x 3 blocks' 6 tiles
   int parts;  // SK_PARTS: work-groups per later tile
   int float_sums = 0;  // SK_FLOAT_SUMS: the parts' sums stored float by float
+  int apart = 0;       // SK_APART: the whole tiles in a launch before, built with WHOLE_LINE
 };
 
 std::string splitLabel(const SplitTiles& s) {
   return label(s.tiles) + "_k" + std::to_string(s.steps) + "_whole" + std::to_string(s.whole) +
-         "_parts" + std::to_string(s.parts) + (s.float_sums ? "_floatsums" : "");
+         "_parts" + std::to_string(s.parts) + (s.float_sums ? "_floatsums" : "") +
+         (s.apart ? "_apart" : "");
 }
 
 void PrintTo(const SplitTiles& s, std::ostream* os) { *os << splitLabel(s); }
@@ -591,11 +607,14 @@ class SimtAsyncSplitKernel : public ::testing::TestWithParam<SplitTiles> {
  protected:
   void SetUp() override {
     const SplitTiles s = GetParam();
-    program_ = clgemm_test::buildKernels(context_, device_,
-                                         tileOptions(s.tiles) +
-                                             " -D SPLIT=1 -D SK_WHOLE=" + std::to_string(s.whole) +
-                                             " -D SK_PARTS=" + std::to_string(s.parts) +
-                                             " -D SK_FLOAT_SUMS=" + std::to_string(s.float_sums));
+    program_ = clgemm_test::buildKernels(
+        context_, device_,
+        tileOptions(s.tiles) + " -D SPLIT=1 -D SK_WHOLE=" + std::to_string(s.whole) +
+            " -D SK_PARTS=" + std::to_string(s.parts) + " -D SK_FLOAT_SUMS=" +
+            std::to_string(s.float_sums) + " -D SK_APART=" + std::to_string(s.apart));
+    if (s.apart)
+      whole_program_ =
+          clgemm_test::buildKernels(context_, device_, tileOptions(s.tiles) + " -D WHOLE_LINE=1");
   }
 
   // C = alpha A B + beta C over two block rows and three block columns (with EDGE the last of
@@ -605,8 +624,9 @@ class SimtAsyncSplitKernel : public ::testing::TestWithParam<SplitTiles> {
   // sums are added in their order whichever comes last); a count left over would make the wrong
   // part the last, and C (NaN where beta = 0) would show it.
   double worstError(float alpha, float beta, unsigned seed) {
-    if (!program_) return std::numeric_limits<double>::infinity();  // the build failure is reported
     const SplitTiles s = GetParam();
+    // A build failure is reported.
+    if (!program_ || (s.apart && !whole_program_)) return std::numeric_limits<double>::infinity();
     const Tiles t = s.tiles;
     const int odd = t.edge == 2 ? 1 : 0;
     const int m = t.edge ? 2 * t.bm - 3 : 2 * t.bm, n = t.edge ? 3 * t.bn - 4 - odd : 3 * t.bn;
@@ -630,12 +650,22 @@ class SimtAsyncSplitKernel : public ::testing::TestWithParam<SplitTiles> {
     kernel.setArg(8, partials);
     kernel.setArg(9, arrivals);
     const std::size_t lx = std::size_t(t.bn / t.tn), ly = std::size_t(t.bm / t.tm);
-    const std::size_t groups = std::size_t(s.whole + split_tiles * s.parts);
+    // Apart, the whole tiles' line goes first, then the parts'.
+    const std::size_t groups = std::size_t((s.apart ? 0 : s.whole) + split_tiles * s.parts);
+    std::optional<cl::Kernel> whole_kernel;
+    if (s.apart) {
+      whole_kernel = cl::Kernel(*whole_program_, "gemm_simt_async");
+      in.setArgs(*whole_kernel, alpha, beta, dc);
+    }
     double worst = 0.0;
     std::vector<float> first;
     for (const char* launch : {"first launch", "second launch"}) {
       SCOPED_TRACE(launch);
       queue_.enqueueWriteBuffer(dc, CL_TRUE, 0, c.size() * sizeof(float), c.data());
+      if (whole_kernel)
+        queue_.enqueueNDRangeKernel(*whole_kernel, cl::NullRange,
+                                    cl::NDRange(std::size_t(s.whole) * lx, ly),
+                                    cl::NDRange(lx, ly));
       queue_.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(groups * lx, ly),
                                   cl::NDRange(lx, ly));
       std::vector<float> out(c.size());
@@ -658,7 +688,7 @@ class SimtAsyncSplitKernel : public ::testing::TestWithParam<SplitTiles> {
   const clgemm::SelectedDevice device_ = clgemm::selectDevice(std::nullopt, std::nullopt);
   const cl::Context context_{device_.device};
   cl::CommandQueue queue_{context_, device_.device};
-  std::optional<cl::Program> program_;
+  std::optional<cl::Program> program_, whole_program_;
 };
 
 TEST_P(SimtAsyncSplitKernel, EveryElementMatchesTheReferenceAndTheCountsReturnToZero) {
@@ -685,7 +715,12 @@ INSTANTIATE_TEST_SUITE_P(
         // holds fewer work-groups per unit): 2 parts (four float4s summed at a time), and 5 parts
         // of A^T (two at a time)
         SplitTiles{Tiles{64, 128, 32, 8, 8, 4, 0, 1}, 13, 0, 2, 1},
-        SplitTiles{Tiles{64, 128, 8, 8, 16, 5, 1}, 11, 2, 5, 1}),
+        SplitTiles{Tiles{64, 128, 8, 8, 16, 5, 1}, 11, 2, 5, 1},
+        // apart: the whole tiles in a launch of their own first (WHOLE_LINE), the parts' line
+        // after it counting from SK_WHOLE (SK_APART), with float4 and float-by-float sums
+        SplitTiles{Tiles{64, 64, 16, 8, 4, 2}, 11, 4, 3, 0, 1},
+        SplitTiles{Tiles{64, 128, 8, 8, 16, 5, 1}, 11, 2, 5, 1, 1},
+        SplitTiles{Tiles{128, 128, 16, 8, 8, 2, 0, 2}, 13, 3, 4, 1, 1}),
     [](const auto& info) { return splitLabel(info.param); });
 
 // That a problem's derived `defines` hold PEEL_M and PEEL_N, in that order, 1 where the last rows
@@ -894,7 +929,9 @@ TEST_F(SimtAsyncPlan, AIsReadTransposedWhereItIsFreeOrFromAtFromAndEdgesBelowPad
 // SPLIT, SK_WHOLE and SK_PARTS (worked out here by hand from the rule, over the problem the GEMM
 // runs: padded where it is), launches the line of work-groups, allocates the parts' slots and the
 // zeroed counts, and leaves the launches as they were; run twice on the same scratch, C right
-// both times and the counts back at 0.
+// both times and the counts back at 0. With SPLIT_APART=1 (a round of whole tiles or more) those
+// go in a launch of their own before the split's (the plain build, WHOLE_LINE), whose line then
+// holds only the parts (SK_APART); with SPLIT_APART=0 one line holds both.
 struct SplitPlanCase {
   std::string name;
   int m, n, k;
@@ -935,82 +972,98 @@ TEST_F(SimtAsyncPlan, SplitSlotsSplitTheLastRoundAlongKAndEachLaunchLeavesTheCou
   };
   std::mt19937 rng(11);
   for (const SplitPlanCase& c : cases) {
-    SCOPED_TRACE(c.name);
-    const clgemm::RowMajorGemm rm = rowMajorOf(c.m, c.n, c.k, c.shape);
-    clgemm::KernelPlan plan = this->plan(rm, c.defines);
-    std::vector<std::string> split_defines;
-    for (const auto& d : plan.derived()) {
-      if (d.name != "SPLIT" && d.name != "SK_WHOLE" && d.name != "SK_PARTS") continue;
-      split_defines.push_back(d.name + "=" + d.value);
-      EXPECT_EQ(d.source, "problem") << d.name;
-    }
-    const int split_tiles = c.blocks_m * c.blocks_n - c.whole;
-    if (c.parts > 0) {
-      EXPECT_EQ(split_defines,
-                (std::vector<std::string>{"SPLIT=1", "SK_WHOLE=" + std::to_string(c.whole),
-                                          "SK_PARTS=" + std::to_string(c.parts)}));
-    } else {
-      EXPECT_EQ(split_defines, std::vector<std::string>{});
-    }
-
-    const Operands o = operands(rm, rng);
-    const clgemm::HostMatrix c_in = clgemm::storeMatrix(o.c0, rm.c, clgemm::Precision::kFp32);
-    // The scratch the plan asks for: NaN unless zeroed (a slot read before a part wrote it would
-    // show), the zeroed ones kept to read back.
-    std::vector<std::pair<std::size_t, bool>> asked;
-    std::vector<std::pair<cl::Buffer, std::size_t>> zeroed_scratch;
-    const auto scratch = [&](std::size_t count, const std::string&, bool zeroed) {
-      const std::size_t bytes = std::max<std::size_t>(count, 1) * 4;
-      cl::Buffer buffer(context_, CL_MEM_READ_WRITE, bytes);
-      if (zeroed) {
-        queue_.enqueueFillBuffer(buffer, 0, 0, bytes);
-        zeroed_scratch.emplace_back(buffer, count);
+    for (const int apart_rule : {1, 0}) {
+      SCOPED_TRACE(c.name + ", SPLIT_APART=" + std::to_string(apart_rule));
+      const clgemm::RowMajorGemm rm = rowMajorOf(c.m, c.n, c.k, c.shape);
+      std::vector<std::string> defines = c.defines;
+      defines.push_back("SPLIT_APART=" + std::to_string(apart_rule));
+      clgemm::KernelPlan plan = this->plan(rm, defines);
+      std::vector<std::string> split_defines;
+      for (const auto& d : plan.derived()) {
+        if (d.name != "SPLIT" && d.name != "SK_WHOLE" && d.name != "SK_PARTS" &&
+            d.name != "SK_APART")
+          continue;
+        split_defines.push_back(d.name + "=" + d.value);
+        EXPECT_EQ(d.source, "problem") << d.name;
+      }
+      const int split_tiles = c.blocks_m * c.blocks_n - c.whole;
+      const bool apart = apart_rule == 1 && c.parts > 0 && c.whole > 0;
+      if (c.parts > 0) {
+        std::vector<std::string> expected = {"SPLIT=1", "SK_WHOLE=" + std::to_string(c.whole),
+                                             "SK_PARTS=" + std::to_string(c.parts)};
+        if (apart) expected.push_back("SK_APART=1");
+        EXPECT_EQ(split_defines, expected);
       } else {
-        queue_.enqueueFillBuffer(buffer, std::numeric_limits<float>::quiet_NaN(), 0, bytes);
+        EXPECT_EQ(split_defines, std::vector<std::string>{});
       }
-      asked.emplace_back(count, zeroed);
-      return buffer;
-    };
-    const float alpha = 1.5f, beta = 0.5f;
-    std::vector<double> first;
-    for (const char* run : {"first run", "second run"}) {
-      SCOPED_TRACE(run);
-      queue_.enqueueWriteBuffer(o.c, CL_TRUE, 0, c_in.bytes(), c_in.data());
-      const auto launches = plan.bind(o.plan(), alpha, beta, scratch);
-      EXPECT_EQ(int(launches.size()), c.launches);
-      // The GEMM: a line of SK_WHOLE + split tiles x SK_PARTS work-groups, or the blocks' grid.
-      for (const auto& l : launches) {
-        if (l.helper) continue;
-        const std::size_t groups = std::size_t(c.whole + split_tiles * c.parts);
+
+      const Operands o = operands(rm, rng);
+      const clgemm::HostMatrix c_in = clgemm::storeMatrix(o.c0, rm.c, clgemm::Precision::kFp32);
+      // The scratch the plan asks for: NaN unless zeroed (a slot read before a part wrote it would
+      // show), the zeroed ones kept to read back.
+      std::vector<std::pair<std::size_t, bool>> asked;
+      std::vector<std::pair<cl::Buffer, std::size_t>> zeroed_scratch;
+      const auto scratch = [&](std::size_t count, const std::string&, bool zeroed) {
+        const std::size_t bytes = std::max<std::size_t>(count, 1) * 4;
+        cl::Buffer buffer(context_, CL_MEM_READ_WRITE, bytes);
+        if (zeroed) {
+          queue_.enqueueFillBuffer(buffer, 0, 0, bytes);
+          zeroed_scratch.emplace_back(buffer, count);
+        } else {
+          queue_.enqueueFillBuffer(buffer, std::numeric_limits<float>::quiet_NaN(), 0, bytes);
+        }
+        asked.emplace_back(count, zeroed);
+        return buffer;
+      };
+      const float alpha = 1.5f, beta = 0.5f;
+      std::vector<double> first;
+      for (const char* run : {"first run", "second run"}) {
+        SCOPED_TRACE(run);
+        queue_.enqueueWriteBuffer(o.c, CL_TRUE, 0, c_in.bytes(), c_in.data());
+        const auto launches = plan.bind(o.plan(), alpha, beta, scratch);
+        EXPECT_EQ(int(launches.size()), c.launches + (apart ? 1 : 0));
+        // The GEMM: a line of SK_WHOLE + split tiles x SK_PARTS work-groups, or the blocks' grid;
+        // apart, a line of the SK_WHOLE whole tiles, then one of the parts.
         using Size2 = std::array<std::size_t, 2>;
-        const Size2 grid{std::size_t(c.blocks_n) * 16, std::size_t(c.blocks_m) * 8},
-            line{groups * 16, 8};
-        EXPECT_EQ(l.shape.global, c.parts > 0 ? line : grid);
-        EXPECT_EQ(l.shape.local, (Size2{16, 8}));
+        const std::size_t parts_groups = std::size_t(split_tiles * c.parts);
+        std::vector<Size2> expected_grids;
+        if (c.parts == 0)
+          expected_grids = {{std::size_t(c.blocks_n) * 16, std::size_t(c.blocks_m) * 8}};
+        else if (apart)
+          expected_grids = {{std::size_t(c.whole) * 16, 8}, {parts_groups * 16, 8}};
+        else
+          expected_grids = {{(std::size_t(c.whole) + parts_groups) * 16, 8}};
+        std::vector<Size2> grids;
+        for (const auto& l : launches) {
+          if (l.helper) continue;
+          grids.push_back(l.shape.global);
+          EXPECT_EQ(l.shape.local, (Size2{16, 8}));
+        }
+        EXPECT_EQ(grids, expected_grids);
+        clgemm::enqueueLaunches(queue_, launches);
+        const std::vector<double> got = result(o, rm);
+        EXPECT_LT(worstRelativeError(o.a, o.b, o.c0, got, rm.m, rm.n, rm.k, alpha, beta), 1e-5);
+        for (const auto& [buffer, count] : zeroed_scratch) {
+          std::vector<int> counts(count, -1);
+          queue_.enqueueReadBuffer(buffer, CL_TRUE, 0, count * sizeof(int), counts.data());
+          EXPECT_EQ(counts, std::vector<int>(count, 0));
+        }
+        if (first.empty())
+          first = got;
+        else
+          EXPECT_TRUE(got == first) << "the second run's C differs from the first's";
       }
-      clgemm::enqueueLaunches(queue_, launches);
-      const std::vector<double> got = result(o, rm);
-      EXPECT_LT(worstRelativeError(o.a, o.b, o.c0, got, rm.m, rm.n, rm.k, alpha, beta), 1e-5);
-      for (const auto& [buffer, count] : zeroed_scratch) {
-        std::vector<int> counts(count, -1);
-        queue_.enqueueReadBuffer(buffer, CL_TRUE, 0, count * sizeof(int), counts.data());
-        EXPECT_EQ(counts, std::vector<int>(count, 0));
+      // Allocated once: the parts' slots (64 x 64 floats each) and one count per split tile,
+      // zeroed; nothing zeroed without a split.
+      const auto has = [&](std::size_t count, bool zeroed) {
+        return std::count(asked.begin(), asked.end(), std::pair{count, zeroed}) == 1;
+      };
+      if (c.parts > 0) {
+        EXPECT_TRUE(has(std::size_t(split_tiles) * c.parts * 64 * 64, false));
+        EXPECT_TRUE(has(std::size_t(split_tiles), true));
       }
-      if (first.empty())
-        first = got;
-      else
-        EXPECT_TRUE(got == first) << "the second run's C differs from the first's";
+      EXPECT_EQ(zeroed_scratch.size(), c.parts > 0 ? 1u : 0u);
     }
-    // Allocated once: the parts' slots (64 x 64 floats each) and one count per split tile,
-    // zeroed; nothing zeroed without a split.
-    const auto has = [&](std::size_t count, bool zeroed) {
-      return std::count(asked.begin(), asked.end(), std::pair{count, zeroed}) == 1;
-    };
-    if (c.parts > 0) {
-      EXPECT_TRUE(has(std::size_t(split_tiles) * c.parts * 64 * 64, false));
-      EXPECT_TRUE(has(std::size_t(split_tiles), true));
-    }
-    EXPECT_EQ(zeroed_scratch.size(), c.parts > 0 ? 1u : 0u);
   }
 }
 
@@ -1040,6 +1093,7 @@ struct StripPlanCase {
   // the launch after, as with FUSE_STRIPS 0).
   int own = 8;
   bool after_too = false;  // also with FUSE_STRIPS 0: their launch after the GEMM
+  int whole_apart = 0;     // SPLIT_APART: the work-groups of the whole tiles' launch before it
 };
 
 TEST_F(SimtAsyncPlan, EdgeStripsComputeTheLastFewRowsAndColumnsAfterTheGemm) {
@@ -1089,10 +1143,15 @@ TEST_F(SimtAsyncPlan, EdgeStripsComputeTheLastFewRowsAndColumnsAfterTheGemm) {
       {"NN padded split", 129, 130, 101, nn,
        with({"PEEL_MAX=8", "PAD_FROM_UNALIGNED=0", "SPLIT_SLOTS=16"}), 128, 128, 12, 5, true, 17,
        true},
-      // A split (2 x 24 tiles on 40 places: 40 whole, 8 in 5 parts) and 129 groups of strips,
+      // A split (2 x 24 tiles on 40 places: 40 whole, 8 in 5 parts) and 105 groups of strips,
       // too many for 8 work-groups of their own: every work-group takes a share.
       {"NN split, a share in every work-group", 129, 1540, 300, nn,
-       with({"PEEL_MAX=8", "SPLIT_SLOTS=40"}), 128, 1536, 80, 2, false, 0},
+       with({"PEEL_MAX=8", "SPLIT_SLOTS=40", "SPLIT_APART=0"}), 128, 1536, 80, 2, false, 0},
+      // The same split apart: the 40 whole tiles' launch, then the parts' 40 work-groups, one
+      // round, with a work-group of their own for each of the 105 groups.
+      {"NN split apart", 129, 1540, 300, nn,
+       with({"PEEL_MAX=8", "SPLIT_SLOTS=40", "SPLIT_APART=1"}), 128, 1536, 40, 3, false, 105, false,
+       40},
       // Unsplit, 50 groups of strips for 8 work-groups against 2 K-steps: the launch after.
       {"NN, the strips after", 129, 800, 13, nn, with({"PEEL_MAX=8"}), 128, 800, 26, 2, false, -1},
   };
@@ -1146,9 +1205,12 @@ TEST_F(SimtAsyncPlan, EdgeStripsComputeTheLastFewRowsAndColumnsAfterTheGemm) {
         EXPECT_EQ(int(launches.size()),
                   c.launches + (c.c_copied && beta != 0.0f ? 1 : 0) - (in_gemm ? 1 : 0));
         std::vector<std::array<std::size_t, 2>> strips;  // the strips' launch: its global size
-        bool gemm_seen = false;
+        bool gemm_seen = false, whole_seen = false;
         for (const auto& l : launches) {
-          if (!l.helper) {
+          if (!l.helper && c.whole_apart > 0 && !whole_seen) {
+            whole_seen = true;
+            EXPECT_EQ(l.shape.global[0] / 16 * (l.shape.global[1] / 8), std::size_t(c.whole_apart));
+          } else if (!l.helper) {
             gemm_seen = true;
             EXPECT_EQ(l.shape.global[0] / 16 * (l.shape.global[1] / 8),
                       std::size_t(c.gemm_groups + (in_gemm ? c.own : 0)));
@@ -1163,6 +1225,7 @@ TEST_F(SimtAsyncPlan, EdgeStripsComputeTheLastFewRowsAndColumnsAfterTheGemm) {
             EXPECT_EQ(strips.size(), in_gemm ? 0u : 1u) << "C copied back before its strips";
           }
         }
+        EXPECT_EQ(whole_seen, c.whole_apart > 0);
         using Sizes = std::vector<std::array<std::size_t, 2>>;
         EXPECT_EQ(strips, (count > 0 && !in_gemm ? Sizes{{count * 16, 32}} : Sizes{}));
         clgemm::enqueueLaunches(queue_, launches);

@@ -175,6 +175,16 @@ std::pair<int, int> simtAsyncBlock(const ResolvedDefines& d) {
 // 1233^3-1281^3 and 1441^3-1538^3 -7 to -15%, 2177^3 -6%, 1921^3 and 2401^3 -2 to -4%; 1601^3
 // +8% (2 parts, where the model promised -11%; no split there gained more than 3%); the places'
 // rule would have split 1233^3-1345^3 and 2301^3 for +0 to +6% (session 12; docs/performance.md).
+// The whole tiles before a split (a multiple of the places), where they make SPLIT_APART rounds or
+// more, run in a launch of their own in the plain build (KernelPlan): the split build's code cost
+// them about 0.6% (128 registers against 124 at 128 x 128 on the H200), and the launch's end, where
+// its work-groups finish unevenly and the split's cannot yet start, about 4% of a round: break-even
+// near 7 rounds. Measured on the H200 against one launch (session 18, docs/performance.md): 15
+// rounds (8191^3, 8192^3) -0.3 to -0.5%, 13 (7680^3) -0.6%, 8 (6144^3) -0.1%; 4 (4224^3) +0.4%, 2
+// (2900^3-3216^3) +1.2 to +1.5%, 1 (2816^3) +2.2%; 8193^3 -2.0%, its edge strips then in the
+// split's shorter launch. 16384^3 (62 rounds and 16 tiles, split by force) ran 0.25-0.45% faster
+// than unsplit, where one launch's split had been 0.2-0.6% slower; the model's 2% bar still leaves
+// it unsplit.
 std::optional<WaveSplit> simtAsyncWaveSplit(const ResolvedDefines& d, const RowMajorGemm& g, int m,
                                             int n, int k, long long slots, long long units) {
   if (d.param("SPLIT_SLOTS") > 0) {
@@ -183,8 +193,13 @@ std::optional<WaveSplit> simtAsyncWaveSplit(const ResolvedDefines& d, const RowM
   }
   const int bm = d.param("BM"), bn = d.param("BN"), bk = d.param("BK");
   const long long tiles = ceilDiv(m, bm) * ceilDiv(n, bn);
-  return splitLastWave(tiles, int(ceilDiv(k, bk)), slots, units, std::size_t(bm) * std::size_t(bn),
-                       simtAsyncCopiesBByFloats(d, g));
+  std::optional<WaveSplit> split =
+      splitLastWave(tiles, int(ceilDiv(k, bk)), slots, units, std::size_t(bm) * std::size_t(bn),
+                    simtAsyncCopiesBByFloats(d, g));
+  const long long apart_rounds = d.param("SPLIT_APART");
+  if (split && apart_rounds > 0 && slots > 0)
+    split->apart = split->whole > 0 && split->whole / slots >= apart_rounds;
+  return split;
 }
 
 // simt-async's edges of at most PEEL_MAX rows or columns: such a last block row or column (moved
@@ -318,6 +333,13 @@ Variant simtAsync() {
         "busiest unit; 1: never split; more: that many places, and no split of a fuller round)",
         {0, 1},
         true},
+       {"SPLIT_APART",
+        8,
+        "a split last round's whole tiles in a launch of their own before the split ones, in the "
+        "build without the split, where they make at least this many rounds of the places (0: "
+        "never)",
+        {0, 8},
+        true},
        {"PEEL_MAX",
         8,
         "sizes off the tiles: last rows or columns of C up to this many are computed apart from "
@@ -345,10 +367,10 @@ Variant simtAsync() {
   v.constraints = [](const ResolvedDefines& d) {
     std::vector<std::string> errors;
     requireAtLeast(errors, d, {"BM", "BN", "BK", "TM", "TN", "GROUP_M"}, 1);
-    requireAtLeast(
-        errors, d,
-        {"PADA", "PADB", "AT_FROM", "PAD_FROM", "PAD_FROM_UNALIGNED", "PEEL_MAX", "FUSE_STRIPS"},
-        0);
+    requireAtLeast(errors, d,
+                   {"PADA", "PADB", "AT_FROM", "PAD_FROM", "PAD_FROM_UNALIGNED", "SPLIT_APART",
+                    "PEEL_MAX", "FUSE_STRIPS"},
+                   0);
     if (!errors.empty()) return errors;
     for (const char* name : {"TM", "TN", "PADA", "PADB"}) {
       if (d.param(name) % 4 != 0)

@@ -113,17 +113,20 @@ struct PaddedSizes {
 // How a GEMM's last, partly filled round of work-groups is split (Variant::wave_split): the
 // first `whole` work-groups compute whole tiles; the `split_tiles` tiles after them are each
 // split along K into `parts` ranges of K-steps, a work-group each, whose sums meet in a scratch
-// slot of `slot_floats` per part.
+// slot of `slot_floats` per part. `apart`: the whole tiles in a launch of their own before the
+// split ones, in the plain build.
 struct WaveSplit {
   int whole = 0;
   int split_tiles = 0;
   int parts = 1;
   std::size_t slot_floats = 0;
+  bool apart = false;
   bool operator==(const WaveSplit& o) const {
     return whole == o.whole && split_tiles == o.split_tiles && parts == o.parts &&
-           slot_floats == o.slot_floats;
+           slot_floats == o.slot_floats && apart == o.apart;
   }
-  int groups() const { return whole + split_tiles * parts; }
+  // The work-groups of the split's launch: the parts', after the whole tiles' unless apart.
+  int groups() const { return (apart ? 0 : whole) + split_tiles * parts; }
 };
 
 // The block of C a GEMM's tiles cover whole (Variant::edge_strips), where the rows from m0 on and
@@ -238,7 +241,9 @@ struct Variant {
   // (parts), and SK_FLOAT_SUMS=1 where that build holds fewer work-groups per unit, launches
   // groups() work-groups along dimension 0, and passes it, after C, a scratch of split_tiles x
   // parts x slot_floats floats and one of split_tiles ints, zeroed when allocated (the kernel
-  // leaves them zero).
+  // leaves them zero). Where the split is `apart` that build has SK_APART=1 too, and the whole
+  // tiles go before it in a launch of the plain build with WHOLE_LINE=1, `whole` work-groups
+  // along dimension 0 (unless that build holds fewer work-groups per unit: then one launch).
   std::function<std::optional<WaveSplit>(const ResolvedDefines&, const RowMajorGemm& problem, int m,
                                          int n, int k, long long slots, long long units)>
       wave_split;

@@ -135,23 +135,33 @@ KernelPlan::KernelPlan(const Variant& variant, const ResolvedDefines& defines,
 // (places()), its build taken by rebuildAsLine. Where that holds fewer work-groups per compute
 // unit than the plain one, the build that stores the parts' sums float by float (SK_FLOAT_SUMS,
 // fewer registers: kernels.cl) is tried; where that holds fewer too, the split is dropped and the
-// plain build kept.
+// plain build kept. A split `apart` launches its whole tiles first, in the plain build as a line
+// (WHOLE_LINE), and the split build's line holds only the parts (SK_APART); where that line of
+// whole tiles would hold fewer work-groups per unit, they stay in the split's launch.
 void KernelPlan::chooseWaveSplit(const Variant& variant, const ResolvedDefines& defines,
                                  const PlanTarget& target, std::ostream* log) {
   const PaddedSizes g = tiledSize();
-  const std::optional<WaveSplit> split =
+  std::optional<WaveSplit> split =
       variant.wave_split(defines, rm_, g.m, g.n, g.k, places(), info_.compute_units);
   if (!split) return;
+  std::optional<LineBuild> whole;
+  if (split->apart) {
+    whole = buildLine(variant, target, gemm_options_ + " -D WHOLE_LINE=1", split->whole, log);
+    split->apart = whole.has_value();
+  }
   std::vector<ResolvedDefine> split_defines = {
       {"SPLIT", "1", "problem"},
       {"SK_WHOLE", std::to_string(split->whole), "problem"},
       {"SK_PARTS", std::to_string(split->parts), "problem"}};
-  if (rebuildAsLine(variant, target, split_defines, split->groups(), log)) {
-    split_ = split;
-    return;
+  if (split->apart) split_defines.push_back({"SK_APART", "1", "problem"});
+  bool taken = rebuildAsLine(variant, target, split_defines, split->groups(), log);
+  if (!taken) {
+    split_defines.push_back({"SK_FLOAT_SUMS", "1", "problem"});
+    taken = rebuildAsLine(variant, target, split_defines, split->groups(), log);
   }
-  split_defines.push_back({"SK_FLOAT_SUMS", "1", "problem"});
-  if (rebuildAsLine(variant, target, split_defines, split->groups(), log)) split_ = split;
+  if (!taken) return;
+  split_ = split;
+  if (whole) whole_ = whole->launch;
 }
 
 // The edge strips in the GEMM's own launch (Variant::strips_in_gemm), where the variant takes
@@ -202,22 +212,32 @@ bool KernelPlan::rebuildAsLine(const Variant& variant, const PlanTarget& target,
                                std::ostream* log) {
   std::string options = gemm_options_;
   for (const auto& d : extra) options += " -D " + d.name + "=" + d.value;
-  const BuiltProgram& built = buildLogged(target, variant, options, log);
-  LaunchShape shape = gemm_.shape;
-  shape.global = {std::size_t(groups) * shape.local[0], shape.local[1]};
-  cl::Kernel kernel = kernelNamed(built, variant, variant.entry, origin_);
-  const KernelFigures figures =
-      kernelFigures(kernel, device_, info_, shape, variant.entry, built.log);
-  if (figures.occupancy && figures_.occupancy &&
-      figures.occupancy->groups_per_unit < figures_.occupancy->groups_per_unit)
-    return false;
-  checkBuiltKernel(info_, variant, shape, figures);
-  gemm_.kernel = kernel;
-  gemm_.shape = shape;
-  figures_ = figures;
+  std::optional<LineBuild> line = buildLine(variant, target, options, groups, log);
+  if (!line) return false;
+  gemm_ = line->launch;
+  figures_ = line->figures;
   gemm_options_ = options;
   derived_.insert(derived_.end(), extra.begin(), extra.end());
   return true;
+}
+
+// The GEMM built with `options` and launched as a line of `groups` work-groups, checked against
+// the device; nothing where that build holds fewer work-groups per compute unit than the GEMM's
+// build so far.
+std::optional<KernelPlan::LineBuild> KernelPlan::buildLine(const Variant& variant,
+                                                           const PlanTarget& target,
+                                                           const std::string& options,
+                                                           long long groups, std::ostream* log) {
+  const BuiltProgram& built = buildLogged(target, variant, options, log);
+  LaunchShape shape = gemm_.shape;
+  shape.global = {std::size_t(groups) * shape.local[0], shape.local[1]};
+  LineBuild line{Launch{kernelNamed(built, variant, variant.entry, origin_), shape, false}, {}};
+  line.figures = kernelFigures(line.launch.kernel, device_, info_, shape, variant.entry, built.log);
+  if (line.figures.occupancy && figures_.occupancy &&
+      line.figures.occupancy->groups_per_unit < figures_.occupancy->groups_per_unit)
+    return std::nullopt;
+  checkBuiltKernel(info_, variant, shape, line.figures);
+  return line;
 }
 
 // A helper kernel of the built program, its launch checked against the device.
@@ -434,20 +454,24 @@ std::vector<Launch> KernelPlan::bind(const PlanOperands& o, double alpha, double
     }
     const PaddedSizes size = gemmSize();
     cl::Kernel& k = gemm_.kernel;
-    k.setArg(0, size.m);
-    k.setArg(1, size.n);
-    k.setArg(2, size.k);
-    // The scalars in the kernel's REAL (kernels.cl: float, or double with FP64=1).
-    if (precision_ == Precision::kFp64) {
-      k.setArg(3, alpha);
-      k.setArg(4, beta);
-    } else {
-      k.setArg(3, float(alpha));
-      k.setArg(4, float(beta));
+    // The GEMM's sizes, scalars and operands; a split's whole tiles launched apart take the same.
+    for (cl::Kernel* gemm : {&k, whole_ ? &whole_->kernel : nullptr}) {
+      if (!gemm) continue;
+      gemm->setArg(0, size.m);
+      gemm->setArg(1, size.n);
+      gemm->setArg(2, size.k);
+      // The scalars in the kernel's REAL (kernels.cl: float, or double with FP64=1).
+      if (precision_ == Precision::kFp64) {
+        gemm->setArg(3, alpha);
+        gemm->setArg(4, beta);
+      } else {
+        gemm->setArg(3, float(alpha));
+        gemm->setArg(4, float(beta));
+      }
+      gemm->setArg(5, allocated(a_packed_) ? a_packed_ : gemm_a);
+      gemm->setArg(6, allocated(b_packed_) ? b_packed_ : transpose_ ? bt_ : gemm_b);
+      gemm->setArg(7, gemm_c);
     }
-    k.setArg(5, allocated(a_packed_) ? a_packed_ : gemm_a);
-    k.setArg(6, allocated(b_packed_) ? b_packed_ : transpose_ ? bt_ : gemm_b);
-    k.setArg(7, gemm_c);
     if (tensor_map_) {
       tensor_map_->kernel.setArg(0, a_map_);
       tensor_map_->kernel.setArg(1, sizeof(a_map_bytes_), a_map_bytes_.data());
@@ -499,6 +523,7 @@ std::vector<Launch> KernelPlan::bind(const PlanOperands& o, double alpha, double
   for (const auto& pack : packs_)
     if (pack) launches.push_back(*pack);
   if (tensor_map_) launches.push_back(*tensor_map_);
+  if (whole_) launches.push_back(*whole_);
   launches.push_back(gemm_);
   if (strip_) launches.push_back(*strip_);
   if (allocated(c_copy_)) launches.push_back(copies_[kCOut]);

@@ -87,6 +87,14 @@ class KernelPlan {
   void chooseStripsInGemm(const Variant& variant, const ResolvedDefines& defines,
                           const PlanTarget& target, std::ostream* log);
   long long places() const;
+  // A build of the GEMM launched as a line of work-groups, and its figures.
+  struct LineBuild {
+    Launch launch;
+    KernelFigures figures;
+  };
+  std::optional<LineBuild> buildLine(const Variant& variant, const PlanTarget& target,
+                                     const std::string& options, long long groups,
+                                     std::ostream* log);
   bool rebuildAsLine(const Variant& variant, const PlanTarget& target,
                      const std::vector<ResolvedDefine>& extra, long long groups, std::ostream* log);
   void bindStrips(const cl::Buffer& a, const cl::Buffer& b, const cl::Buffer& c, double alpha,
@@ -132,8 +140,10 @@ class KernelPlan {
   std::optional<Launch> tensor_map_;
   std::pair<int, int> a_box_;  // the rows and columns of A each tensor copy moves
   TensorMapBytes a_map_bytes_{};
-  // The last round's split along K (Variant::wave_split), where the GEMM is built with one.
+  // The last round's split along K (Variant::wave_split), where the GEMM is built with one, and
+  // where it is apart the launch of its whole tiles before the GEMM's (the plain build as a line).
   std::optional<WaveSplit> split_;
+  std::optional<Launch> whole_;
   // The last rows and columns left to a helper (Variant::edge_strips), and its launch: rows
   // m0 ... M - 1 (every column), then columns n0 ... N - 1 of the rows above.
   std::optional<EdgeStrips> strips_;
