@@ -197,8 +197,7 @@ std::optional<WaveSplit> simtAsyncWaveSplit(const ResolvedDefines& d, const RowM
       splitLastWave(tiles, int(ceilDiv(k, bk)), slots, units, std::size_t(bm) * std::size_t(bn),
                     simtAsyncCopiesBByFloats(d, g));
   const long long apart_rounds = d.param("SPLIT_APART");
-  if (split && apart_rounds > 0 && slots > 0)
-    split->apart = split->whole > 0 && split->whole / slots >= apart_rounds;
+  if (split && apart_rounds > 0 && slots > 0) split->apart = split->whole / slots >= apart_rounds;
   return split;
 }
 
