@@ -154,53 +154,65 @@ inline void store_c_2x2(__global REAL* C, const int M, const int N, const int r0
 // The host's copies around every kernel that does not take shapes itself: stored A and B into
 // packed row-major (and zero-padded where PAD_FROM asks), C in where beta != 0, and C back out
 // into its stored lines (ldc). Compiled into every GEMM variant's program. Global
-// (ceil(cols/32)*32, ceil(rows/32)*8), local (32, 8): a work-group copies a 32 x 32 block, each
-// work-item four elements 8 lines apart, whose loads are in flight together (one element per
-// work-item left the copies at 8191^3 at 62% of the H100's bandwidth, docs/performance.md). For
-// a transposed source the host swaps the two dimensions (ceil(rows/32)*32, ceil(cols/32)*8), so
-// that consecutive work-items always walk along the source's stored lines and its reads coalesce;
-// the block then goes through local memory, so that the writes run along dst's lines as well
-// (written straight from the reads, 32 work-items wrote 32 lines, and an 8192^2 transposing copy
-// took 1.3 ms on the H100 instead of about 0.2).
+// (ceil(cols/32)*32, ceil(rows/CM_BLOCK)*8), local (32, 8): a work-group copies a 32 x CM_BLOCK
+// block, each work-item CM_LINES elements 8 lines apart, all loaded before the first is stored, so
+// that they are in flight together (one element per work-item left the copies at 8191^3 at 62% of
+// the H100's bandwidth; at 8193^3 on the H200 four moved 3.1 TB/s, eight 3.5 and sixteen 3.4:
+// docs/performance.md, 2026-11-29). For a transposed source the host swaps the two dimensions
+// (ceil(rows/32)*32, ceil(cols/CM_BLOCK)*8), so that consecutive work-items always walk along the
+// source's stored lines and its reads coalesce; the block then goes through local memory 32 x 32
+// at a time, so that the writes run along dst's lines as well (written straight from the reads, 32
+// work-items wrote 32 lines, and an 8192^2 transposing copy took 1.3 ms on the H100 instead of
+// about 0.2).
 #if !defined(KERNEL_peak_fma) && !defined(KERNEL_peak_read) && !defined(KERNEL_pack_operand)
+#define CM_LINES 8               // elements per work-item (the host's pad_shape says the same)
+#define CM_BLOCK (8 * CM_LINES)  // a work-group's lines across the source's lines
 __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void copy_matrix(
     const int src_rows, const int src_cols, const int src_ld, const int src_transposed,
     __global const REAL* restrict src, const int src_offset, const int rows, const int cols,
     const int ld, __global REAL* restrict dst, const int dst_offset) {
-  __local REAL block[32][33];  // a transposed source's block (OpenCL C: at the kernel's scope)
+  __local REAL block[32][33];  // a transposed source's 32 x 32 (OpenCL C: at the kernel's scope)
   src += src_offset;
   dst += dst_offset;
-  // Along the source's lines, and the first of the four lines across them.
-  const int along = get_global_id(0), across = get_group_id(1) * 32 + get_local_id(1);
-  // A transposed source: the block is dst rows r0 ... r0 + 31 (along the source's lines) x
-  // columns c0 ... c0 + 31, read as the launch walks (block[c][r], a column of dst per source
-  // line) and written row by row; 33 floats per line keep both conflict-free. The barrier stays
-  // out of the branches: inside one (legal, a kernel argument decides it) pocl's CPU device
-  // returned wrong copies.
+  // Along the source's lines, and the first of the work-item's lines across them: its elements
+  // are src[(across + 8 * i) * src_ld + along] either way, dst's (row, col) (across + 8 * i,
+  // along), or transposed (along, across + 8 * i).
+  const int along = get_global_id(0), across = get_group_id(1) * CM_BLOCK + get_local_id(1);
   const int lx = get_local_id(0), ly = get_local_id(1);
-  if (src_transposed) {
-    _Pragma("unroll") for (int i = 0; i < 4; ++i) {
-      const int r = along, c = across + 8 * i;
-      block[ly + 8 * i][lx] =
-          (r < src_rows && c < src_cols && r < rows && c < cols) ? src[c * src_ld + r] : REAL_ZERO;
-    }
+  REAL v[CM_LINES];
+  _Pragma("unroll") for (int i = 0; i < CM_LINES; ++i) {
+    const int line = across + 8 * i;
+    const bool inside = src_transposed
+                            ? along < src_rows && line < src_cols && along < rows && line < cols
+                            : line < src_rows && along < src_cols && line < rows && along < cols;
+    v[i] = inside ? src[line * src_ld + along] : REAL_ZERO;
   }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (src_transposed) {
-    const int r0 = get_group_id(0) * 32, c0 = get_group_id(1) * 32;
+  // A transposed source: 32 x 32 pieces of the block, dst rows r0 ... r0 + 31 (along the source's
+  // lines) x columns c0 ... c0 + 31 (its next 32 lines), held as read (block[c][r], a column of
+  // dst per source line) and written row by row; 33 floats per line keep both conflict-free. The
+  // barriers stay out of branches (the loop's count is the same for the whole work-group): inside
+  // one (legal, a kernel argument decides it) pocl's CPU device returned wrong copies.
+  const int pieces = src_transposed ? CM_LINES / 4 : 0;
+  for (int p = 0; p < pieces; ++p) {
+    _Pragma("unroll") for (int i = 0; i < 4; ++i) block[ly + 8 * i][lx] = v[4 * p + i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int r0 = get_group_id(0) * 32, c0 = get_group_id(1) * CM_BLOCK + 32 * p;
     _Pragma("unroll") for (int i = 0; i < 4; ++i) {
       const int r = r0 + ly + 8 * i, c = c0 + lx;
       if (r < rows && c < cols) dst[r * ld + c] = block[lx][ly + 8 * i];
     }
-    return;
+    barrier(CLK_LOCAL_MEM_FENCE);  // read before the next piece overwrites it
   }
-  _Pragma("unroll") for (int i = 0; i < 4; ++i) {
+  if (src_transposed) return;
+  _Pragma("unroll") for (int i = 0; i < CM_LINES; ++i) {
     const int r = across + 8 * i, c = along;
     // The later lines lie further out still.
     if (r >= rows || c >= cols) return;
-    dst[r * ld + c] = (r < src_rows && c < src_cols) ? src[r * src_ld + c] : REAL_ZERO;
+    dst[r * ld + c] = v[i];
   }
 }
+#undef CM_LINES
+#undef CM_BLOCK
 #endif
 
 // ---------------------------------------------------------------------------------------------
@@ -1490,6 +1502,12 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 #ifndef STRIPS_IN_GEMM
 #define STRIPS_IN_GEMM 0  // the GEMM's launch computes the edge strips too (set by the host)
 #endif
+#ifndef C_LD
+#define C_LD 0  // padded, C written in the caller's lines this many floats apart (host; 0: N apart)
+#endif
+// C's lines: the caller's where a padded problem writes C in place (every block and strip inside
+// the caller's C, so no copy of C in or out: 0.06 ms of 2817^3's 1.0 on the H200), else N apart.
+#define SA_LDC (C_LD > 0 ? C_LD : N)
 #if EDGE && A_KM
 #error "simt-async reads A^T (A_KM) for exact problems only"
 #endif
@@ -1624,23 +1642,30 @@ inline float4 sa_load4_l2(__global const float* p, const int stride) {
   return (float4)(sa_load_l2_float(p), sa_load_l2_float(p + stride),
                   sa_load_l2_float(p + 2 * stride), sa_load_l2_float(p + 3 * stride));
 }
-// C's float4 at (row, col) = alpha * v (+ beta * C): one 16-byte store where C's lines start on 16
-// bytes, else element by element; with EDGE only from the block's own start (own_row0, own_col0;
-// with VEC_N a moved block moves by a multiple of 4 columns, so a float4 is its own or not).
-inline void sa_store_c4(__global float* C, const int N, const int row, const int col,
+// C's float4 at (row, col) = alpha * v (+ beta * C), C's lines ldc floats apart: one 16-byte store
+// where they start on 16 bytes, else element by element; with EDGE only from the block's own start
+// (own_row0, own_col0; with VEC_N a moved block moves by a multiple of 4 columns, so a float4 is
+// its own or not).
+inline void sa_store_c4(__global float* C, const int ldc, const int row, const int col,
                         const float4 v, const float alpha, const float beta, const int own_row0,
                         const int own_col0) {
 #if EDGE && !VEC_N
   if (row < own_row0) return;
-  if (col >= own_col0) store_c(C, row * N + col, v.x, alpha, beta);
-  if (col + 1 >= own_col0) store_c(C, row * N + col + 1, v.y, alpha, beta);
-  if (col + 2 >= own_col0) store_c(C, row * N + col + 2, v.z, alpha, beta);
-  if (col + 3 >= own_col0) store_c(C, row * N + col + 3, v.w, alpha, beta);
+  if (col >= own_col0) store_c(C, row * ldc + col, v.x, alpha, beta);
+  if (col + 1 >= own_col0) store_c(C, row * ldc + col + 1, v.y, alpha, beta);
+  if (col + 2 >= own_col0) store_c(C, row * ldc + col + 2, v.z, alpha, beta);
+  if (col + 3 >= own_col0) store_c(C, row * ldc + col + 3, v.w, alpha, beta);
+#elif C_LD % 4 != 0
+  // The caller's lines, off 16 bytes (padded problems only, never EDGE).
+  store_c(C, row * ldc + col, v.x, alpha, beta);
+  store_c(C, row * ldc + col + 1, v.y, alpha, beta);
+  store_c(C, row * ldc + col + 2, v.z, alpha, beta);
+  store_c(C, row * ldc + col + 3, v.w, alpha, beta);
 #else
 #if EDGE
   if (row < own_row0 || col < own_col0) return;
 #endif
-  __global float4* c4 = (__global float4*)(C + row * N + col);
+  __global float4* c4 = (__global float4*)(C + row * ldc + col);
   float4 r = alpha * v;
   if (beta != 0.0f) r += beta * *c4;
   *c4 = r;
@@ -1802,8 +1827,8 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
   // before its tile. Last, not first: the GPU places a launch's work-groups in their order, and
   // an unsplit 1024 x 1025 x 1024 on the H100 (128 tiles, four work-groups per SM) with 64 strip
   // work-groups first had two tiles on 29 SMs and none on 33 that held strips (%smid), 0.112 ms
-  // against 0.070 (docs/performance.md). A's lines are K apart (M with A_KM), B's and C's N: the
-  // GEMM's sizes, padded or not.
+  // against 0.070 (docs/performance.md). A's lines are K apart (M with A_KM), B's N: the GEMM's
+  // sizes, padded or not; C's SA_LDC.
   const int strip0 = strip_groups > 0 ? get_num_groups(0) - strip_groups : 0;
   if (strip_groups == 0 || group >= strip0) {
     const int m0 = PEEL_M ? (M - 1) / BM * BM : strip_m, n0 = PEEL_N ? (N - 1) / BN * BN : strip_n;
@@ -1811,7 +1836,7 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
     const int step = strip_groups > 0 ? strip_groups : get_num_groups(0);
     for (int og = group - strip0; og < count; og += step)
       es_outputs(og, tid % ES_LINES, tid / ES_LINES, SA_THREADS / ES_LINES, strip_m, strip_n,
-                 strip_k, alpha, beta, A, A_KM ? M : K, B, N, C, N, m0, n0, &As[0][0][0]);
+                 strip_k, alpha, beta, A, A_KM ? M : K, B, N, C, SA_LDC, m0, n0, &As[0][0][0]);
     if (strip_groups > 0) return;
   }
 #endif
@@ -2057,7 +2082,7 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
         float4 sum = SA_PART_SUMS(0, f);
         _Pragma("unroll") for (int p = 1; p < SK_PARTS; ++p) sum += SA_PART_SUMS(p, f);
         const int i = f / SA_GROUPS_N, g = f % SA_GROUPS_N;
-        sa_store_c4(C, N, row0 + (i / 4) * SA_STRIDE_M + ty * 4 + i % 4,
+        sa_store_c4(C, SA_LDC, row0 + (i / 4) * SA_STRIDE_M + ty * 4 + i % 4,
                     col0 + g * SA_STRIDE_N + tx * 4, sum, alpha, beta, own_row0, own_col0);
       }
     }
@@ -2072,7 +2097,7 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
     const int row = row0 + (i / 4) * SA_STRIDE_M + ty * 4 + i % 4;
     _Pragma("unroll") for (int g = 0; g < SA_GROUPS_N; ++g) {
       const int col = col0 + g * SA_STRIDE_N + tx * 4;
-      sa_store_c4(C, N, row, col,
+      sa_store_c4(C, SA_LDC, row, col,
                   (float4)(acc[i][g * 4], acc[i][g * 4 + 1], acc[i][g * 4 + 2], acc[i][g * 4 + 3]),
                   alpha, beta, own_row0, own_col0);
     }
@@ -2138,6 +2163,8 @@ __kernel __attribute__((reqd_work_group_size(ES_LINES, ES_SLICES, 1))) void gemm
 #undef PEEL_N
 #undef FUSE_STRIPS
 #undef STRIPS_IN_GEMM
+#undef C_LD
+#undef SA_LDC
 #undef SA_PTX
 #endif
 

@@ -779,6 +779,45 @@ TEST(SimtAsyncEdgeStrips, AFewLastRowsOrColumnsAreLeftToTheHelperOnTheEdgesAndPa
   EXPECT_NE(why->find("PEEL_MAX"), std::string::npos) << *why;
 }
 
+// A padded problem writes C in place (C_LD, the caller's lines; no copy of C in or out) where the
+// strips take every padded edge of M and N, so that no block lies outside the caller's C: whether
+// the variant says so, and the problem define that tells the kernel.
+std::optional<std::string> cInPlaceLd(const std::vector<std::string>& args, int m, int n, int k,
+                                      int c_ld = 0, int c_offset = 0) {
+  const auto& v = registryVariant("simt-async");
+  const auto d = clgemm_test::definesOf(v, args);
+  auto rm = rowMajorOf(m, n, k, clgemm::GemmShape{});
+  if (c_ld > 0) rm.c.ld = c_ld;
+  rm.c.offset = c_offset;
+  std::optional<std::string> ld;
+  for (const auto& define : v.problem_defines(d, rm))
+    if (define.name == "C_LD") ld = define.value;
+  EXPECT_EQ(v.c_in_place(d, rm), ld.has_value());
+  return ld;
+}
+
+TEST(SimtAsyncCInPlace, PaddedProblemsWhoseEdgesTheStripsTakeWriteTheCallersC) {
+  // Padded from PAD_FROM (4000) or PAD_FROM_UNALIGNED (2500), one to eight rows and columns past
+  // the blocks: C's own lines, packed or with gaps, 16-byte aligned or not.
+  EXPECT_EQ(cInPlaceLd({}, 8193, 8193, 8193), "8193");
+  EXPECT_EQ(cInPlaceLd({}, 8200, 8200, 8200), "8200");
+  EXPECT_EQ(cInPlaceLd({}, 2817, 2817, 2817), "2817");
+  EXPECT_EQ(cInPlaceLd({}, 8193, 8193, 8193, 8300), "8300");
+  // Only K off the tiles: padded, and no block outside C either.
+  EXPECT_EQ(cInPlaceLd({"PAD_FROM=0"}, 256, 256, 100), "256");
+  // A padded block row or column outside C (24 rows past the blocks, or a dimension smaller than
+  // a block, or PEEL_MAX 0): C's padded copy.
+  EXPECT_EQ(cInPlaceLd({}, 4120, 4097, 4097), std::nullopt);
+  EXPECT_EQ(cInPlaceLd({}, 4097, 4120, 4097), std::nullopt);
+  EXPECT_EQ(cInPlaceLd({"PEEL_MAX=0"}, 8193, 8193, 8193), std::nullopt);
+  EXPECT_EQ(cInPlaceLd({"PAD_FROM=0"}, 50, 300, 300), std::nullopt);
+  // C at an offset into its buffer (the library's), which the kernel takes none of.
+  EXPECT_EQ(cInPlaceLd({}, 8193, 8193, 8193, 0, 4), std::nullopt);
+  // Not padded: tile multiples, or the kernel's edges (below PAD_FROM_UNALIGNED).
+  EXPECT_EQ(cInPlaceLd({}, 8192, 8192, 8192), std::nullopt);
+  EXPECT_EQ(cInPlaceLd({}, 2049, 2049, 2049), std::nullopt);
+}
+
 // ------------------------------------------------------------------------------------------------
 // The host's choice of A's form (A_KM) and the copies it makes, through the plan the command line
 // and the library run (KernelPlan), with the kernel's plain copies (SA_PTX = 0) on the machine's
@@ -1096,6 +1135,7 @@ struct StripPlanCase {
   int own = 8;
   bool after_too = false;  // also with FUSE_STRIPS 0: their launch after the GEMM
   int whole_apart = 0;     // SPLIT_APART: the work-groups of the whole tiles' launch before it
+  bool c_in_place = false;  // padded, C written in its stored lines (C_LD), neither copied
 };
 
 TEST_F(SimtAsyncPlan, EdgeStripsComputeTheLastFewRowsAndColumnsAfterTheGemm) {
@@ -1129,22 +1169,24 @@ TEST_F(SimtAsyncPlan, EdgeStripsComputeTheLastFewRowsAndColumnsAfterTheGemm) {
       // 17 work-groups of their own, last in the line.
       {"NN N = 2 mod 4, SPLIT_SLOTS", 129, 130, 101, nn, with({"PEEL_MAX=8", "SPLIT_SLOTS=16"}),
        128, 128, 4, 2, false, 17, true},
-      // Padded (192 x 192 x 48): A^T and B copied, C in and out; the strips read the copies.
+      // Padded (192 x 192 x 48): A^T and B copied; every block inside C, which the GEMM and the
+      // strips write in place (its lines 130 floats apart, off 16 bytes), not copied.
       {"NN padded, 1 row, 2 columns", 129, 130, 45, nn,
-       with({"PEEL_MAX=8", "PAD_FROM_UNALIGNED=0"}), 128, 128, 4, 5, true},
-      // N odd, padded from PAD_FROM_UNALIGNED (192 x 128 x 104).
+       with({"PEEL_MAX=8", "PAD_FROM_UNALIGNED=0"}), 128, 128, 4, 4, false, 8, false, 0, true},
+      // N odd, padded from PAD_FROM_UNALIGNED (192 x 128 x 104), C in place.
       {"NN padded, N odd", 131, 67, 101, nn, with({"PEEL_MAX=8", "PAD_FROM_UNALIGNED=0"}), 128, 64,
-       2, 5, true},
-      // Column-major NT (the kernel's view 70 x 132), padded to 128 x 192 x 48.
+       2, 4, false, 8, false, 0, true},
+      // Column-major NT (the kernel's view 70 x 132), padded to 128 x 192 x 48, C in place.
       {"col NT padded", 132, 70, 45, clgemm::GemmShape{Layout::kCol, Trans::kN, Trans::kT},
-       with({"PEEL_MAX=8", "PAD_FROM=0"}), 64, 128, 2, 5, true, 8, true},
-      // 50 rows, fewer than a block: their padded block row stays; three columns go to the strip.
+       with({"PEEL_MAX=8", "PAD_FROM=0"}), 64, 128, 2, 4, false, 8, true, 0, true},
+      // 50 rows, fewer than a block: their padded block row stays, outside C, so C is copied in
+      // and out; three columns go to the strip.
       {"NN padded below a block", 50, 131, 21, nn, with({"PEEL_MAX=8"}), 50, 128, 2, 5, true, 4},
       // The split of the padded problem's blocks inside C: its grid counts 2 x 2 of the 3 x 3
-      // padded tiles (M and N passed padded, 192: (M - 1) / BM block rows).
+      // padded tiles (M and N passed padded, 192: (M - 1) / BM block rows); C in place.
       {"NN padded split", 129, 130, 101, nn,
-       with({"PEEL_MAX=8", "PAD_FROM_UNALIGNED=0", "SPLIT_SLOTS=16"}), 128, 128, 12, 5, true, 17,
-       true},
+       with({"PEEL_MAX=8", "PAD_FROM_UNALIGNED=0", "SPLIT_SLOTS=16"}), 128, 128, 12, 4, false, 17,
+       true, 0, true},
       // A split (2 x 24 tiles on 40 places: 40 whole, 8 in 5 parts) and 105 groups of strips,
       // too many for 8 work-groups of their own: every work-group takes a share.
       {"NN split, a share in every work-group", 129, 1540, 300, nn,
@@ -1187,6 +1229,10 @@ TEST_F(SimtAsyncPlan, EdgeStripsComputeTheLastFewRowsAndColumnsAfterTheGemm) {
       expectPeel(plan.derived(), c.m0 < rm.m, c.n0 < rm.n);
       const bool in_gemm = fused && count > 0 && c.own >= 0;
       const auto derived = plan.derived();
+      const auto c_ld = std::find_if(derived.begin(), derived.end(),
+                                     [](const auto& d) { return d.name == "C_LD"; });
+      EXPECT_EQ(c_ld != derived.end(), c.c_in_place);
+      if (c_ld != derived.end()) EXPECT_EQ(c_ld->value, std::to_string(rm.c.ld));
       EXPECT_EQ(std::count_if(derived.begin(), derived.end(),
                               [](const auto& d) {
                                 return d.name == "STRIPS_IN_GEMM" && d.value == "1" &&
@@ -1202,8 +1248,8 @@ TEST_F(SimtAsyncPlan, EdgeStripsComputeTheLastFewRowsAndColumnsAfterTheGemm) {
         }
         const float alpha = 1.5f;
         const auto launches = plan.bind(o.plan(), alpha, beta, scratch);
-        // Copies (C in where padded and beta != 0), the GEMM, its strips (unless in it), C out
-        // where padded.
+        // Copies (C in where copied and beta != 0), the GEMM, its strips (unless in it), C out
+        // where copied (padded, unless written in place).
         EXPECT_EQ(int(launches.size()),
                   c.launches + (c.c_copied && beta != 0.0f ? 1 : 0) - (in_gemm ? 1 : 0));
         std::vector<std::array<std::size_t, 2>> strips;  // the strips' launch: its global size

@@ -217,6 +217,20 @@ std::optional<EdgeStrips> simtAsyncEdgeStrips(const ResolvedDefines& d, const Ro
   return EdgeStrips{peel_rows ? g.m - rows : g.m, peel_cols ? g.n - cols : g.n};
 }
 
+// Whether simt-async's padded GEMM writes C in the caller's lines (C_LD): where the padding adds
+// rows or columns only beyond edges the strips take (PEEL_M, PEEL_N), no block lies outside the
+// caller's C, and C's copies in and out (a read and a write of C each, and a launch: 0.06 ms of
+// 2817^3's 1.0 on the H200, docs/performance.md) are not needed. Not at an offset (the kernel
+// takes none); C's stores go element by element where its lines are off 16 bytes.
+bool simtAsyncWritesCInPlace(const ResolvedDefines& d, const RowMajorGemm& g) {
+  const auto pad = simtAsyncPadding(d, g.m, g.n, g.k);
+  if (!pad || g.c.offset != 0) return false;
+  const auto strips = simtAsyncEdgeStrips(d, g);
+  const bool rows_inside = pad->m == g.m || (strips && strips->m0 < g.m);
+  const bool cols_inside = pad->n == g.n || (strips && strips->n0 < g.n);
+  return rows_inside && cols_inside;
+}
+
 // simt-async's edge strips in the GEMM's launch (FUSE_STRIPS) rather than a launch after it
 // (2049^3 on the H100: the GEMM 0.375 ms, the strips 0.026 after it; docs/performance.md). A
 // group (16 lines by `depth` <= 8 rows or columns) x threads / 16 slices of K at a time, summed
@@ -403,6 +417,7 @@ Variant simtAsync() {
   };
   addTilePadding(v, simtAsyncPadding);
   v.a_k_major = simtAsyncReadsATransposed;
+  v.c_in_place = simtAsyncWritesCInPlace;
   v.work_group_block = simtAsyncBlock;
   v.wave_split = simtAsyncWaveSplit;
   v.edge_strips = simtAsyncEdgeStrips;
@@ -418,6 +433,8 @@ Variant simtAsync() {
         {"VEC_N", simtAsyncCopiesBByFloats(d, g) ? "0" : "1", "problem"},
         {"PEEL_M", strips && strips->m0 < g.m ? "1" : "0", "problem"},
         {"PEEL_N", strips && strips->n0 < g.n ? "1" : "0", "problem"}};
+    if (simtAsyncWritesCInPlace(d, g))
+      defines.push_back({"C_LD", std::to_string(g.c.ld), "problem"});
     return pad ? withPaddedSizes(defines, *pad) : defines;
   };
   return v;

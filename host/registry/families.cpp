@@ -61,10 +61,13 @@ Variant openClVariant(std::string name, std::string entry, std::string summary,
   // takes shapes itself), or padding copies.
   v.pad_entry = "copy_matrix";
   v.pad_shape = [](int rows, int cols) {
-    // A 32 x 32 block per work-group, four lines per work-item (kernels.cl's copy_matrix).
-    return LaunchShape{{roundUp(std::size_t(cols), 32), roundUp(std::size_t(rows), 32) / 4},
-                       {32, 8},
-                       "copy_matrix's fixed 32 x 8, a 32 x 32 block each"};
+    // A 32 x 64 block per work-group, 8 lines per work-item (kernels.cl's copy_matrix,
+    // CM_LINES).
+    constexpr std::size_t kLines = 8;
+    return LaunchShape{
+        {roundUp(std::size_t(cols), 32), roundUp(std::size_t(rows), 8 * kLines) / kLines},
+        {32, 8},
+        "copy_matrix's fixed 32 x 8, a 32 x 64 block each"};
   };
   return v;
 }

@@ -290,6 +290,12 @@ struct Variant {
   // (rowMajorGemm as stored). Then A's copy, where one is made (as above, or because A is not
   // stored so), writes A^T; an A stored transposed and packed at the GEMM's size is read as it is.
   std::function<bool(const ResolvedDefines&, const RowMajorGemm&)> a_k_major;
+  // Optional, with padding: whether the padded GEMM writes (and with beta != 0 reads) C in the
+  // caller's C, its stored lines, for this problem (rowMajorGemm as stored): then C is neither
+  // copied in nor out, the GEMM and strip_entry take the caller's C at its offset 0, and the
+  // problem defines must tell the kernel C's lines. Only where no block of the padded GEMM lies
+  // outside the caller's C (its edges left to the strips).
+  std::function<bool(const ResolvedDefines&, const RowMajorGemm&)> c_in_place;
   std::function<LaunchShape(int rows, int cols)> pad_shape;
 
   // kCpu only: one GEMM with the resolved parameters.

@@ -73,6 +73,7 @@ KernelPlan::KernelPlan(const Variant& variant, const ResolvedDefines& defines,
   checkConstraints(variant, defines);
   if (variant.padding) padded_ = variant.padding(defines, rm_.m, rm_.n, rm_.k);
   a_k_major_ = variant.a_k_major && variant.a_k_major(defines, rm_);
+  c_in_place_ = padded_ && variant.c_in_place && variant.c_in_place(defines, rm_);
   packing_ = !variant.pack_entry.empty();
   if (packing_) pack_planes_ = variant.pack_planes;
   if (packing_ && variant.gemm_packs_b)
@@ -252,7 +253,8 @@ Launch KernelPlan::helperLaunch(const BuiltProgram& built, const Variant& varian
 // Which copies each call makes. The copies take the shape (an operand not stored packed row-major,
 // or at an offset) unless the kernel takes it itself, and always with padding, whose copies hand
 // the kernel packed NN matrices; they also pad where the GEMM's size differs. Packing copies A and
-// B itself; C in is copied only where beta != 0 reads it (bind).
+// B itself; C in is copied only where beta != 0 reads it (bind). A padded GEMM that writes C in
+// place (c_in_place_) needs no copy of C.
 void KernelPlan::chooseCopies() {
   const PaddedSizes g = gemmSize();
   const bool copies_shape = !shapes_in_kernel_ || padded_;
@@ -265,7 +267,7 @@ void KernelPlan::chooseCopies() {
   const auto [a_rows, a_cols] = copySize(kAIn);
   copy_needed_[kAIn] = !packs(0) && needed(copySource(kAIn), a_rows, a_cols);
   copy_needed_[kBIn] = !packs(1) && needed(rm_.b, g.k, g.n);
-  copy_needed_[kCIn] = copy_needed_[kCOut] = needed(rm_.c, g.m, g.n);
+  copy_needed_[kCIn] = copy_needed_[kCOut] = !c_in_place_ && needed(rm_.c, g.m, g.n);
 }
 
 // The stored matrix a copy reads, and the size it writes (packed, so its ld is its cols).
@@ -408,7 +410,8 @@ void KernelPlan::bindStrips(const cl::Buffer& a, const cl::Buffer& b, const cl::
   k.setArg(7, b);
   k.setArg(8, g.n);
   k.setArg(9, c);
-  k.setArg(10, g.n);
+  // C's copy is packed; the caller's C, read in place, keeps its lines (packed where not padded).
+  k.setArg(10, allocated(c_copy_) ? g.n : rm_.c.ld);
   k.setArg(11, strips_->m0);
   k.setArg(12, strips_->n0);
 }

@@ -155,6 +155,7 @@ class KernelPlan {
   // Copies: the padded problem, which copies are made, their launches.
   std::optional<PaddedSizes> padded_;
   bool a_k_major_ = false;  // the GEMM reads A^T, K x M (Variant::a_k_major)
+  bool c_in_place_ = false;  // padded, the GEMM writes the caller's C (Variant::c_in_place)
   std::array<bool, 4> copy_needed_{};
   std::array<Launch, 4> copies_;
   // The scratch matrices, allocated at the first bind: B transposed, the copies, the packed
