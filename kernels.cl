@@ -1448,11 +1448,14 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 #ifndef PAD_FROM_UNALIGNED
 #define PAD_FROM_UNALIGNED 2500  // ... where N is not a multiple of 4 (read by the host)
 #endif
+#ifndef ALIGN_B_FROM
+#define ALIGN_B_FROM 2200  // ... below it: B copied into 128-byte lines from this size up (host)
+#endif
 #ifndef EDGE
 #define EDGE 0  // M, N, K not multiples of BM, BN, BK (set by the host)
 #endif
 #ifndef VEC_N
-#define VEC_N 1  // N a multiple of 4: B's and C's lines start on 16 bytes (set by the host)
+#define VEC_N 1  // B's lines start on 16 bytes (N a multiple of 4, or B_LD), and C's without B_LD
 #endif
 #ifndef SPLIT_SLOTS
 #define SPLIT_SLOTS 0  // work-groups the device runs at once (read by the host: 0 from the device)
@@ -1504,6 +1507,15 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 #endif
 #ifndef C_LD
 #define C_LD 0  // padded, C written in the caller's lines this many floats apart (host; 0: N apart)
+#endif
+#ifndef B_LD
+#define B_LD 0  // edges, N not a multiple of 4: B read from a copy with lines this far apart (host)
+#endif
+// B's lines: a copy's, a multiple of 32 floats apart, where the host realigns an unaligned B for
+// the edges path (B_LD; columns N ... B_LD - 1 of it zeros), else N apart.
+#define SA_LDB (B_LD > 0 ? B_LD : N)
+#if B_LD && (!EDGE || !VEC_N || B_LD % 4 != 0)
+#error "B_LD: the edges path's 16-byte copies of B (EDGE, VEC_N), lines a multiple of 4 floats"
 #endif
 // C's lines: the caller's where a padded problem writes C in place (every block and strip inside
 // the caller's C, so no copy of C in or out: 0.06 ms of 2817^3's 1.0 on the H200), else N apart.
@@ -1645,16 +1657,23 @@ inline float4 sa_load4_l2(__global const float* p, const int stride) {
 // C's float4 at (row, col) = alpha * v (+ beta * C), C's lines ldc floats apart: one 16-byte store
 // where they start on 16 bytes, else element by element; with EDGE only from the block's own start
 // (own_row0, own_col0; with VEC_N a moved block moves by a multiple of 4 columns, so a float4 is
-// its own or not).
+// its own or not), and with B_LD only before column n (there a last block column moved back inside
+// N rounded up to 4, off 16 bytes in C's lines, reaches past N).
 inline void sa_store_c4(__global float* C, const int ldc, const int row, const int col,
                         const float4 v, const float alpha, const float beta, const int own_row0,
-                        const int own_col0) {
+                        const int own_col0, const int n) {
 #if EDGE && !VEC_N
   if (row < own_row0) return;
   if (col >= own_col0) store_c(C, row * ldc + col, v.x, alpha, beta);
   if (col + 1 >= own_col0) store_c(C, row * ldc + col + 1, v.y, alpha, beta);
   if (col + 2 >= own_col0) store_c(C, row * ldc + col + 2, v.z, alpha, beta);
   if (col + 3 >= own_col0) store_c(C, row * ldc + col + 3, v.w, alpha, beta);
+#elif B_LD
+  if (row < own_row0 || col < own_col0) return;
+  if (col < n) store_c(C, row * ldc + col, v.x, alpha, beta);
+  if (col + 1 < n) store_c(C, row * ldc + col + 1, v.y, alpha, beta);
+  if (col + 2 < n) store_c(C, row * ldc + col + 2, v.z, alpha, beta);
+  if (col + 3 < n) store_c(C, row * ldc + col + 3, v.w, alpha, beta);
 #elif C_LD % 4 != 0
   // The caller's lines, off 16 bytes (padded problems only, never EDGE).
   store_c(C, row * ldc + col, v.x, alpha, beta);
@@ -1836,7 +1855,7 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
     const int step = strip_groups > 0 ? strip_groups : get_num_groups(0);
     for (int og = group - strip0; og < count; og += step)
       es_outputs(og, tid % ES_LINES, tid / ES_LINES, SA_THREADS / ES_LINES, strip_m, strip_n,
-                 strip_k, alpha, beta, A, A_KM ? M : K, B, N, C, SA_LDC, m0, n0, &As[0][0][0]);
+                 strip_k, alpha, beta, A, A_KM ? M : K, B, SA_LDB, C, SA_LDC, m0, n0, &As[0][0][0]);
     if (strip_groups > 0) return;
   }
 #endif
@@ -1861,7 +1880,9 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
   // smaller problems), so every copy of A and B lies inside them, and such a block stores only
   // the rows and columns from its own start, which the block before it does not.
   const int own_row0 = block.x * BM, own_col0 = block.y * BN;
-  const int row0 = min(own_row0, M - BM), col0 = min(own_col0, N - BN);
+  // With B_LD the last block column moves back inside N rounded up to 4 (B's copy has zeros
+  // there), so that its 16-byte copies start on 16 bytes too.
+  const int row0 = min(own_row0, M - BM), col0 = min(own_col0, (B_LD ? (N + 3) / 4 * 4 : N) - BN);
 #else
   const int row0 = block.x * BM, col0 = block.y * BN;
   const int own_row0 = row0, own_col0 = col0;
@@ -1930,15 +1951,15 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
   _Pragma("unroll") for (int i = 0; i < SA_COPIES_B; ++i) {                       \
     const int f = tid + i * SA_THREADS, r = f / (BN / 4), c = (f % (BN / 4)) * 4; \
     const int k = SA_STEP(t) * BK + r;                                            \
-    sa_copy16_or_zero(&Bs[buf][r][c], b_src + min(k, K - 1) * N + c, k < K);      \
+    sa_copy16_or_zero(&Bs[buf][r][c], b_src + min(k, K - 1) * SA_LDB + c, k < K); \
   }
 #else
 #define SA_COPY_B(t, buf)                                                           \
   {                                                                                 \
-    __global const float* b_tile = b_src + SA_STEP(t) * BK * N;                     \
+    __global const float* b_tile = b_src + SA_STEP(t) * BK * SA_LDB;                \
     _Pragma("unroll") for (int i = 0; i < SA_COPIES_B; ++i) {                       \
       const int f = tid + i * SA_THREADS, r = f / (BN / 4), c = (f % (BN / 4)) * 4; \
-      sa_copy16(&Bs[buf][r][c], b_tile + r * N + c);                                \
+      sa_copy16(&Bs[buf][r][c], b_tile + r * SA_LDB + c);                           \
     }                                                                               \
   }
 #endif
@@ -2083,7 +2104,7 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
         _Pragma("unroll") for (int p = 1; p < SK_PARTS; ++p) sum += SA_PART_SUMS(p, f);
         const int i = f / SA_GROUPS_N, g = f % SA_GROUPS_N;
         sa_store_c4(C, SA_LDC, row0 + (i / 4) * SA_STRIDE_M + ty * 4 + i % 4,
-                    col0 + g * SA_STRIDE_N + tx * 4, sum, alpha, beta, own_row0, own_col0);
+                    col0 + g * SA_STRIDE_N + tx * 4, sum, alpha, beta, own_row0, own_col0, N);
       }
     }
 #undef SA_SUM_GROUP
@@ -2099,7 +2120,7 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
       const int col = col0 + g * SA_STRIDE_N + tx * 4;
       sa_store_c4(C, SA_LDC, row, col,
                   (float4)(acc[i][g * 4], acc[i][g * 4 + 1], acc[i][g * 4 + 2], acc[i][g * 4 + 3]),
-                  alpha, beta, own_row0, own_col0);
+                  alpha, beta, own_row0, own_col0, N);
     }
   }
 }
@@ -2165,6 +2186,9 @@ __kernel __attribute__((reqd_work_group_size(ES_LINES, ES_SLICES, 1))) void gemm
 #undef STRIPS_IN_GEMM
 #undef C_LD
 #undef SA_LDC
+#undef B_LD
+#undef SA_LDB
+#undef ALIGN_B_FROM
 #undef SA_PTX
 #endif
 

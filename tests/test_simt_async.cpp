@@ -302,9 +302,13 @@ TEST(SimtAsyncWaveSplit, WhereBIsCopiedFourBytesAtATimeTheBusiestUnitAloneDecide
   // parts; the model: 2 x 78 = 156 K-steps unsplit on the busiest SM, 8 fifths of
   // 78 x 1.05 / 5 + 1 = 139.0 (-11%).
   EXPECT_EQ(unaligned(tiles, 1233, 528, 132), (WaveSplit{0, 200, 5, 64 * 128}));
-  // 2301^3: 36 x 18 = 648 tiles of 144 K-steps, 120 in the last round. The places' rule: 4
-  // parts; the model: 4 x 144 + 144 = 720 unsplit, 2 parts 4 x 144 + 2 x 76.6 = 729: none.
-  EXPECT_EQ(unaligned(tiles, 2301, 528, 132), std::nullopt);
+  // 2301^3 below ALIGN_B_FROM: 36 x 18 = 648 tiles of 144 K-steps, 120 in the last round. The
+  // places' rule: 4 parts; the model: 4 x 144 + 144 = 720 unsplit, 2 parts 4 x 144 + 2 x 76.6 =
+  // 729: none. From ALIGN_B_FROM (2200 by default) B's aligned copy: the places' rule.
+  std::vector<std::string> four_bytes = tiles;
+  four_bytes.push_back("ALIGN_B_FROM=2400");
+  EXPECT_EQ(unaligned(four_bytes, 2301, 528, 132), std::nullopt);
+  EXPECT_EQ(unaligned(tiles, 2301, 528, 132), (WaveSplit{528, 120, 4, 64 * 128}));
   // The units unknown, or SPLIT_SLOTS's places: none.
   EXPECT_EQ(unaligned(tiles, 1233, 528, 0), std::nullopt);
   std::vector<std::string> forced = tiles;
@@ -818,6 +822,70 @@ TEST(SimtAsyncCInPlace, PaddedProblemsWhoseEdgesTheStripsTakeWriteTheCallersC) {
   EXPECT_EQ(cInPlaceLd({}, 2049, 2049, 2049), std::nullopt);
 }
 
+// Where N is not a multiple of 4 on the kernel's edges path, from ALIGN_B_FROM (the harmonic mean
+// of M, N and K) up, B is copied into lines of a multiple of 32 floats (Variant::b_lines) and the
+// kernel reads that copy by 16-byte copies: the width, and the problem defines B_LD and VEC_N that
+// tell the kernel. "" for no copy, where VEC_N must then say how B's own lines are read.
+std::string alignedBLines(const std::vector<std::string>& args, int m, int n, int k,
+                          const clgemm::GemmShape& shape = {}) {
+  const auto& v = registryVariant("simt-async");
+  const auto d = clgemm_test::definesOf(v, args);
+  const auto rm = rowMajorOf(m, n, k, shape);
+  std::string b_ld, vec_n;
+  for (const auto& define : v.problem_defines(d, rm)) {
+    if (define.name == "B_LD") b_ld = define.value;
+    if (define.name == "VEC_N") vec_n = define.value;
+  }
+  const int lines = v.b_lines(d, rm);
+  EXPECT_EQ(b_ld, lines > 0 ? std::to_string(lines) : "");
+  EXPECT_EQ(vec_n, lines > 0 || rm.n % 4 == 0 || v.padding(d, rm.m, rm.n, rm.k) ? "1" : "0");
+  return b_ld;
+}
+
+TEST(SimtAsyncAlignedB, AnUnalignedBOnTheEdgesPathIsCopiedIntoLinesOf32FloatsFromAlignBFrom) {
+  // From ALIGN_B_FROM (2200) to PAD_FROM_UNALIGNED (2500): N rounded up to 32.
+  EXPECT_EQ(alignedBLines({}, 2201, 2201, 2201), "2208");
+  EXPECT_EQ(alignedBLines({}, 2401, 2401, 2401), "2432");
+  EXPECT_EQ(alignedBLines({}, 2499, 2499, 2499), "2528");
+  EXPECT_EQ(alignedBLines({}, 2200, 2210, 2200), "2240");
+  // Whatever B's storage (its shape copy then writes the wider lines): B stored transposed, and
+  // the column-major problem, whose kernel view is n x m (C^T, N = 2401).
+  using clgemm::Layout;
+  using clgemm::Trans;
+  EXPECT_EQ(alignedBLines({}, 2401, 2401, 2401, {Layout::kRow, Trans::kN, Trans::kT}), "2432");
+  EXPECT_EQ(alignedBLines({}, 2401, 2400, 2401, {Layout::kCol, Trans::kN, Trans::kN}), "2432");
+  // Below ALIGN_B_FROM the four-byte copies (VEC_N = 0); with ALIGN_B_FROM=0 always, and from
+  // any other size it names.
+  EXPECT_EQ(alignedBLines({}, 1025, 1025, 1025), "");
+  EXPECT_EQ(alignedBLines({}, 2049, 2049, 2049), "");
+  EXPECT_EQ(alignedBLines({}, 2190, 2210, 2190), "");
+  EXPECT_EQ(alignedBLines({"ALIGN_B_FROM=0"}, 1025, 1025, 1025), "1056");
+  EXPECT_EQ(alignedBLines({"ALIGN_B_FROM=1600"}, 1601, 1601, 1601), "1632");
+  EXPECT_EQ(alignedBLines({"ALIGN_B_FROM=0"}, 130, 130, 13), "160");
+  // N a multiple of 4, tile multiples, padded problems (from PAD_FROM_UNALIGNED, and below a
+  // block): no copy for that.
+  EXPECT_EQ(alignedBLines({}, 1600, 1600, 1600), "");
+  EXPECT_EQ(alignedBLines({"ALIGN_B_FROM=0"}, 2048, 2048, 2048), "");
+  EXPECT_EQ(alignedBLines({}, 2817, 2817, 2817), "");
+  EXPECT_EQ(alignedBLines({"ALIGN_B_FROM=0"}, 50, 1601, 1601), "");
+  // The aligned copy is read as any aligned B: the places' model of a split (VEC_N = 1), which
+  // the four-byte copies' build does not get (SimtAsyncWaveSplit above).
+  const auto& v = registryVariant("simt-async");
+  const auto rm = rowMajorOf(131, 67, 101, {});
+  const auto aligned =
+      v.wave_split(clgemm_test::definesOf(v, {"BM=64", "BN=64", "BK=8", "ALIGN_B_FROM=0"}), rm, 131,
+                   67, 101, 16, 0);
+  ASSERT_TRUE(aligned.has_value());
+  EXPECT_EQ(aligned->parts, 2);
+  EXPECT_FALSE(
+      v.wave_split(clgemm_test::definesOf(v, {"BM=64", "BN=64", "BK=8"}), rm, 131, 67, 101, 16, 0)
+          .has_value());
+  // A negative ALIGN_B_FROM is refused with the others.
+  const auto why = clgemm::constraintViolations(v, clgemm_test::definesOf(v, {"ALIGN_B_FROM=-1"}));
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("ALIGN_B_FROM"), std::string::npos) << *why;
+}
+
 // ------------------------------------------------------------------------------------------------
 // The host's choice of A's form (A_KM) and the copies it makes, through the plan the command line
 // and the library run (KernelPlan), with the kernel's plain copies (SA_PTX = 0) on the machine's
@@ -933,6 +1001,16 @@ TEST_F(SimtAsyncPlan, AIsReadTransposedWhereItIsFreeOrFromAtFromAndEdgesBelowPad
        clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kN}, with({}), false, 1},
       {"NN edge, N odd", 131, 67, 13, clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kN},
        with({}), false, 1},
+      // ... from ALIGN_B_FROM B's copy in 96-float lines (zeros past N, read by the last block
+      // column moved back inside 68 columns, stored up to 67): one launch more. B stored
+      // transposed: its shape copy writes those lines, no launch more. The column-major
+      // problem's kernel view (67 x 133, N odd): the caller's A, stored packed, copied for it.
+      {"NN edge, N odd, B in aligned lines", 131, 67, 13,
+       clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kN}, with({"ALIGN_B_FROM=0"}), false, 2},
+      {"NT edge, N odd, B in aligned lines", 131, 67, 13,
+       clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kT}, with({"ALIGN_B_FROM=0"}), false, 2},
+      {"col NN edge, N odd, B in aligned lines", 133, 67, 13,
+       clgemm::GemmShape{Layout::kCol, Trans::kN, Trans::kN}, with({"ALIGN_B_FROM=0"}), false, 2},
   };
   std::mt19937 rng(7);
   for (const PlanCase& c : cases) {
@@ -1165,6 +1243,13 @@ TEST_F(SimtAsyncPlan, EdgeStripsComputeTheLastFewRowsAndColumnsAfterTheGemm) {
       // their own for each of the 17 groups.
       {"NN split", 129, 132, 101, nn, with({"PEEL_MAX=8", "SPLIT_SLOTS=16"}), 128, 128, 12, 2,
        false, 17},
+      // N odd, B's copy in aligned lines (ALIGN_B_FROM=0), launched first: three columns and a
+      // row to the strips, which read that copy too, after the GEMM and in it; the split of the
+      // blocks inside C as for N = 132.
+      {"NN N odd, B in aligned lines", 131, 67, 101, nn, with({"PEEL_MAX=8", "ALIGN_B_FROM=0"}),
+       128, 64, 2, 3, false, 8, true},
+      {"NN N odd, B in aligned lines, split", 129, 131, 101, nn,
+       with({"PEEL_MAX=8", "SPLIT_SLOTS=16", "ALIGN_B_FROM=0"}), 128, 128, 12, 3, false, 17},
       // B copied four bytes at a time (N % 4 = 2): no split; 4 tiles in one round on 16 places,
       // 17 work-groups of their own, last in the line.
       {"NN N = 2 mod 4, SPLIT_SLOTS", 129, 130, 101, nn, with({"PEEL_MAX=8", "SPLIT_SLOTS=16"}),

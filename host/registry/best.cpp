@@ -1,6 +1,7 @@
 // best: the fastest portable OpenCL kernel, for large sizes on GPUs, the top of the ladder; and
 // simt-async, its arithmetic on NVIDIA's asynchronous copies.
 #include <algorithm>
+#include <limits>
 
 #include "opencl/device.hpp"
 #include "registry/families.hpp"
@@ -10,9 +11,10 @@ namespace {
 
 using namespace family;
 
-constexpr int AT_FROM_DEFAULT = 3000;      // see simtAsyncReadsATransposed
-constexpr int SA_PAD_FROM_DEFAULT = 4000;  // see simtAsyncPadding
+constexpr int AT_FROM_DEFAULT = 3000;                // see simtAsyncReadsATransposed
+constexpr int SA_PAD_FROM_DEFAULT = 4000;            // see simtAsyncPadding
 constexpr int SA_PAD_FROM_UNALIGNED_DEFAULT = 2500;  // see simtAsyncPadding
+constexpr int SA_ALIGN_B_FROM_DEFAULT = 2200;        // see simtAsyncAlignedBLines
 
 // best's launch, and simt-async's: a BM x BN block of C per work-group, TM x TN per work-item.
 LaunchShape threadTileShape(const ResolvedDefines& d, int m, int n) {
@@ -150,10 +152,30 @@ bool simtAsyncReadsATransposed(const ResolvedDefines& d, const RowMajorGemm& g) 
   return g.a.transposed || padded || harmonicMeanAtLeast(g.m, g.n, g.k, d.param("AT_FROM"));
 }
 
+// The width of B's copy in 128-byte lines (Variant::b_lines, B_LD) for simt-async's edges where N
+// is not a multiple of 4, from ALIGN_B_FROM (the harmonic mean of M, N and K) up; 0 for none.
+// There B's own lines do not start on 16 bytes, and the edges copy it four bytes at a time; a copy
+// whose lines are a multiple of 32 floats lets the kernel's 16-byte copies read it, at the cost of
+// B's bytes twice and a launch (on the H200 the copy's 8-18 us and about 4 us between it and the
+// GEMM). Measured there against the four-byte copies (session 20, docs/performance.md): from
+// 2201^3 to 2499^3 -0.5 to -6% at all eight sizes (2351^3 and 2401^3 -6%, their split then storing
+// its sums float by float, as 2400^3's does); 2049^3 +0.5-3%, 1921^3 +2-4%, 1601^3 -4 to +10% (its
+// two-part split unsteady; +5% unsplit), 1537^3 +6-8%, 1025^3-1031^3 +20-24% (there the four-byte
+// copies cost nothing: 1024 x 1025 x 1024 and 1024 x 1028 x 1024 both 0.071 ms unsplit); above
+// PAD_FROM_UNALIGNED the padded path stays faster (2817^3 by 4%, 4097^3 by 3%). Only where its
+// indices stay within int, as the kernel's are.
+int simtAsyncAlignedBLines(const ResolvedDefines& d, const RowMajorGemm& g) {
+  if (g.n % 4 == 0 || simtAsyncPadding(d, g.m, g.n, g.k)) return 0;
+  if (!harmonicMeanAtLeast(g.m, g.n, g.k, d.param("ALIGN_B_FROM"))) return 0;
+  const std::size_t lines = roundUp(std::size_t(g.n), 32);
+  if (double(lines) * double(g.k) > double(std::numeric_limits<int>::max())) return 0;
+  return int(lines);
+}
+
 // Whether simt-async copies B four bytes at a time (VEC_N = 0): on the kernel's edges, where B's
-// lines do not start on 16 bytes (N not a multiple of 4).
+// lines do not start on 16 bytes (N not a multiple of 4) and no aligned copy is made.
 bool simtAsyncCopiesBByFloats(const ResolvedDefines& d, const RowMajorGemm& g) {
-  return g.n % 4 != 0 && !simtAsyncPadding(d, g.m, g.n, g.k);
+  return g.n % 4 != 0 && !simtAsyncPadding(d, g.m, g.n, g.k) && simtAsyncAlignedBLines(d, g) == 0;
 }
 
 // The BM x BN block of C each of simt-async's work-groups computes (Variant::work_group_block).
@@ -335,8 +357,15 @@ Variant simtAsync() {
        {"PAD_FROM_UNALIGNED",
         SA_PAD_FROM_UNALIGNED_DEFAULT,
         "PAD_FROM where N is not a multiple of 4 (the edge handling then copies B four bytes at "
-        "a time)",
+        "a time, or from ALIGN_B_FROM its copy in aligned lines)",
         {0, SA_PAD_FROM_UNALIGNED_DEFAULT},
+        true},
+       {"ALIGN_B_FROM",
+        SA_ALIGN_B_FROM_DEFAULT,
+        "below PAD_FROM_UNALIGNED, where N is not a multiple of 4: B copied (timed) into lines of "
+        "a multiple of 32 floats from this size up, the harmonic mean of M, N and K, so that the "
+        "edge handling reads it by 16-byte copies (0: always)",
+        {0, SA_ALIGN_B_FROM_DEFAULT},
         true},
        {"SPLIT_SLOTS",
         0,
@@ -381,8 +410,8 @@ Variant simtAsync() {
     std::vector<std::string> errors;
     requireAtLeast(errors, d, {"BM", "BN", "BK", "TM", "TN", "GROUP_M"}, 1);
     requireAtLeast(errors, d,
-                   {"PADA", "PADB", "AT_FROM", "PAD_FROM", "PAD_FROM_UNALIGNED", "SPLIT_APART",
-                    "PEEL_MAX", "FUSE_STRIPS"},
+                   {"PADA", "PADB", "AT_FROM", "PAD_FROM", "PAD_FROM_UNALIGNED", "ALIGN_B_FROM",
+                    "SPLIT_APART", "PEEL_MAX", "FUSE_STRIPS"},
                    0);
     if (!errors.empty()) return errors;
     for (const char* name : {"TM", "TN", "PADA", "PADB"}) {
@@ -418,6 +447,7 @@ Variant simtAsync() {
   addTilePadding(v, simtAsyncPadding);
   v.a_k_major = simtAsyncReadsATransposed;
   v.c_in_place = simtAsyncWritesCInPlace;
+  v.b_lines = simtAsyncAlignedBLines;
   v.work_group_block = simtAsyncBlock;
   v.wave_split = simtAsyncWaveSplit;
   v.edge_strips = simtAsyncEdgeStrips;
@@ -435,6 +465,8 @@ Variant simtAsync() {
         {"PEEL_N", strips && strips->n0 < g.n ? "1" : "0", "problem"}};
     if (simtAsyncWritesCInPlace(d, g))
       defines.push_back({"C_LD", std::to_string(g.c.ld), "problem"});
+    if (const int lines = simtAsyncAlignedBLines(d, g); lines > 0)
+      defines.push_back({"B_LD", std::to_string(lines), "problem"});
     return pad ? withPaddedSizes(defines, *pad) : defines;
   };
   return v;

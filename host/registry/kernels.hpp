@@ -296,6 +296,12 @@ struct Variant {
   // problem defines must tell the kernel C's lines. Only where no block of the padded GEMM lies
   // outside the caller's C (its edges left to the strips).
   std::function<bool(const ResolvedDefines&, const RowMajorGemm&)> c_in_place;
+  // Optional, without padding: the width of B's copy for this problem (rowMajorGemm as stored),
+  // 0 for none. Where above 0, B is copied (timed) into K x that many columns, zeros past N,
+  // whatever its storage, and the GEMM and strip_entry read it there; the problem defines must
+  // tell the kernel B's lines. For a kernel whose 16-byte copies need B's lines to start on 16
+  // bytes where N is not a multiple of 4.
+  std::function<int(const ResolvedDefines&, const RowMajorGemm&)> b_lines;
   std::function<LaunchShape(int rows, int cols)> pad_shape;
 
   // kCpu only: one GEMM with the resolved parameters.

@@ -74,6 +74,7 @@ KernelPlan::KernelPlan(const Variant& variant, const ResolvedDefines& defines,
   if (variant.padding) padded_ = variant.padding(defines, rm_.m, rm_.n, rm_.k);
   a_k_major_ = variant.a_k_major && variant.a_k_major(defines, rm_);
   c_in_place_ = padded_ && variant.c_in_place && variant.c_in_place(defines, rm_);
+  if (!padded_ && variant.b_lines) b_lines_ = variant.b_lines(defines, rm_);
   packing_ = !variant.pack_entry.empty();
   if (packing_) pack_planes_ = variant.pack_planes;
   if (packing_ && variant.gemm_packs_b)
@@ -266,7 +267,7 @@ void KernelPlan::chooseCopies() {
   // and packed needs no copy).
   const auto [a_rows, a_cols] = copySize(kAIn);
   copy_needed_[kAIn] = !packs(0) && needed(copySource(kAIn), a_rows, a_cols);
-  copy_needed_[kBIn] = !packs(1) && needed(rm_.b, g.k, g.n);
+  copy_needed_[kBIn] = !packs(1) && (b_lines_ > 0 || needed(rm_.b, g.k, g.n));
   copy_needed_[kCIn] = copy_needed_[kCOut] = !c_in_place_ && needed(rm_.c, g.m, g.n);
 }
 
@@ -295,7 +296,7 @@ std::pair<int, int> KernelPlan::copySize(Copy c) const {
       if (a_k_major_) return {g.k, g.m};
       return {g.m, g.k};
     case kBIn:
-      return {g.k, g.n};
+      return {g.k, b_lines_ > 0 ? b_lines_ : g.n};
     case kCIn:
       return {g.m, g.n};
     case kCOut:
@@ -385,7 +386,10 @@ void KernelPlan::bindCopies(const PlanOperands& o) {
     const auto [rows, cols] = copySize(kAIn);  // M x K, or K x M for A^T (copySource)
     args(copies_[kAIn], copySource(kAIn), kernelA(o), rows, cols, cols, a_copy_, 0);
   }
-  if (allocated(b_copy_)) args(copies_[kBIn], rm_.b, kernelB(o), g.k, g.n, g.n, b_copy_, 0);
+  if (allocated(b_copy_)) {
+    const auto [rows, cols] = copySize(kBIn);  // K x N, or wider lines (b_lines_)
+    args(copies_[kBIn], rm_.b, kernelB(o), rows, cols, cols, b_copy_, 0);
+  }
   if (allocated(c_copy_)) {
     args(copies_[kCIn], rm_.c, o.c, g.m, g.n, g.n, c_copy_, 0);
     args(copies_[kCOut], copySource(kCOut), c_copy_, rm_.m, rm_.n, rm_.c.ld, o.c, rm_.c.offset);
@@ -408,7 +412,7 @@ void KernelPlan::bindStrips(const cl::Buffer& a, const cl::Buffer& b, const cl::
   k.setArg(5, a);
   k.setArg(6, a_k_major_ ? g.m : g.k);
   k.setArg(7, b);
-  k.setArg(8, g.n);
+  k.setArg(8, copySize(kBIn).second);  // B's lines: its copy's, or the caller's packed B's
   k.setArg(9, c);
   // C's copy is packed; the caller's C, read in place, keeps its lines (packed where not padded).
   k.setArg(10, allocated(c_copy_) ? g.n : rm_.c.ld);

@@ -154,8 +154,9 @@ class KernelPlan {
   std::string gemm_options_;  // the GEMM's build options, with the split's and the strips' defines
   // Copies: the padded problem, which copies are made, their launches.
   std::optional<PaddedSizes> padded_;
-  bool a_k_major_ = false;  // the GEMM reads A^T, K x M (Variant::a_k_major)
+  bool a_k_major_ = false;   // the GEMM reads A^T, K x M (Variant::a_k_major)
   bool c_in_place_ = false;  // padded, the GEMM writes the caller's C (Variant::c_in_place)
+  int b_lines_ = 0;          // B's copy this many columns wide (Variant::b_lines); 0: N
   std::array<bool, 4> copy_needed_{};
   std::array<Launch, 4> copies_;
   // The scratch matrices, allocated at the first bind: B transposed, the copies, the packed
