@@ -1845,6 +1845,10 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
   const int tid = ty * (BN / TN) + tx;
   const int k_steps = EDGE ? (K + BK - 1) / BK : K / BK;  // the last one partial with EDGE
 #if SPLIT || STRIPS_IN_GEMM || WHOLE_LINE
+  // The line's grid of tiles. With PEEL_M the last block row is left out: M is m0 plus 1 to
+  // PEEL_MAX rows (edges) or m0 plus a block (padded), so (M - 1) / BM block rows either way.
+#define SA_GRID_M (PEEL_M ? (M - 1) / BM : (M + BM - 1) / BM)
+#define SA_GRID_N (PEEL_N ? (N - 1) / BN : (N + BN - 1) / BN)
   // A line of work-groups: with SPLIT whole tiles up to SK_WHOLE (with SK_APART in the launch
   // before) and SK_PARTS per tile after them, each a range of its K-steps (part -1: the whole
   // tile), or a tile each; then with STRIPS_IN_GEMM the edge strips' own work-groups.
@@ -1890,10 +1894,7 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
   const int sk_strip_groups = 0;
 #endif
   const int sk_runs = (int)get_num_groups(0) - (SK_APART ? 0 : SK_WHOLE) - sk_strip_groups;
-  const int sk_total =
-      ((PEEL_M ? (M - 1) / BM : (M + BM - 1) / BM) * (PEEL_N ? (N - 1) / BN : (N + BN - 1) / BN) -
-       SK_WHOLE) *
-      k_steps;
+  const int sk_total = (SA_GRID_M * SA_GRID_N - SK_WHOLE) * k_steps;
 #define SA_RUN_START(r) ((int)((long)(r) * (long)sk_total / sk_runs))
   const int sk_end = sk_run < 0 ? k_steps : SA_RUN_START(sk_run + 1);
   int sk_seg = 0, tile, first_step, tiles;
@@ -1911,10 +1912,9 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
 #else
   const int tile = group, first_step = 0, tiles = k_steps;
 #endif
-  // With PEEL_M the last block row is left out: M is m0 plus 1 to PEEL_MAX rows (edges) or m0
-  // plus a block (padded), so (M - 1) / BM block rows either way.
-  const int2 block = swizzled_tile(tile, PEEL_M ? (M - 1) / BM : (M + BM - 1) / BM,
-                                   PEEL_N ? (N - 1) / BN : (N + BN - 1) / BN, GROUP_M);
+  const int2 block = swizzled_tile(tile, SA_GRID_M, SA_GRID_N, GROUP_M);
+#undef SA_GRID_M
+#undef SA_GRID_N
 #else
   const int2 block = swizzled_block(GROUP_M);
   const int first_step = 0, tiles = k_steps;

@@ -220,20 +220,17 @@ std::optional<WaveSplit> simtAsyncWaveSplit(const ResolvedDefines& d, const RowM
   }
   const int bm = d.param("BM"), bn = d.param("BN"), bk = d.param("BK");
   const long long tiles = ceilDiv(m, bm) * ceilDiv(n, bn);
+  const int k_steps = int(ceilDiv(k, bk));
+  const std::size_t slot_floats = std::size_t(bm) * std::size_t(bn);
   std::optional<WaveSplit> split =
-      splitLastWave(tiles, int(ceilDiv(k, bk)), slots, units, std::size_t(bm) * std::size_t(bn),
-                    simtAsyncCopiesBByFloats(d, g));
+      splitLastWave(tiles, k_steps, slots, units, slot_floats, simtAsyncCopiesBByFloats(d, g));
   // Stream-K in place of the parts (SPLIT_STREAM 1), or wherever the last round leaves places (2).
   const long long stream_rule = d.param("SPLIT_STREAM");
   if (stream_rule > 0 && slots > 0 && (split || stream_rule == 2)) {
     const long long rest = tiles % slots;
-    if (const int runs = streamRuns(rest, int(ceilDiv(k, bk)), slots); runs > 0)
-      split = WaveSplit{int(tiles - rest),
-                        int(rest),
-                        int(ceilDiv(runs, rest)),
-                        std::size_t(bm) * std::size_t(bn),
-                        false,
-                        runs};
+    if (const int runs = streamRuns(rest, k_steps, slots); runs > 0)
+      split = WaveSplit{int(tiles - rest), int(rest), int(ceilDiv(runs, rest)),
+                        slot_floats,       false,     runs};
   }
   const long long apart_rounds = d.param("SPLIT_APART");
   if (split && apart_rounds > 0 && slots > 0) split->apart = split->whole / slots >= apart_rounds;

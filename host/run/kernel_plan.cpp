@@ -208,12 +208,13 @@ void KernelPlan::chooseStripsInGemm(const Variant& variant, const ResolvedDefine
   if (!own) return;
   // Stream-K's runs end together: every work-group takes a share of the strips before its run,
   // rather than work-groups of their own after the runs fill the places.
-  if (split_ && split_->stream) own = 0;
+  const bool stream = split_ && split_->stream;
+  if (stream) own = 0;
   const long long places_before = places();
   if (!rebuildAsLine(variant, target, {{"STRIPS_IN_GEMM", "1", "problem"}}, gemm_groups + *own,
                      log))
     return;
-  if (split_ && split_->stream) {
+  if (stream) {
     fitStreamRuns(variant, defines);
   } else if (places() > places_before) {
     if (const std::optional<int> again = ask(); again && *again != *own) {
