@@ -1396,10 +1396,7 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 // a line of work-groups, a whole tile each), and this launch's line holds only the parts: the
 // split build's code costs the whole tiles about 0.6% (128 registers against 124 for 128 x 128
 // blocks on the H200), the launches' boundary about 4% of a round (the host's rule, SPLIT_APART:
-// 8 rounds of whole tiles or more; docs/performance.md, 2026-11-29, session 18). With SK_STREAM
-// (stream-K, the host's choice) the parts are not equal slices of each tile: the line's
-// work-groups after the whole tiles each take an even run of the split tiles' K-steps, and a
-// tile's parts count in their K-steps (its last part is the one that brings them to K's).
+// 8 rounds of whole tiles or more; docs/performance.md, 2026-11-29, session 18).
 // Edges of a few rows or columns (PEEL_M, PEEL_N, the host's choice, up to PEEL_MAX): a block row
 // moved back for M % BM = 1 computes a whole block to store one row, and at 2049^3 the 33 such
 // blocks made a second round of tiles (at 4097^3, padded, a fifth). There the launch covers
@@ -1480,15 +1477,6 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 #endif
 #ifndef SK_APART
 #define SK_APART 0  // with SPLIT: the SK_WHOLE whole tiles launched before (set by the host)
-#endif
-#ifndef SK_STREAM
-#define SK_STREAM 0  // with SPLIT: the line's work-groups share the split tiles' K-steps (host)
-#endif
-#ifndef SPLIT_STREAM
-#define SPLIT_STREAM 0  // 1: the host shares a split's K-steps by SK_STREAM (read by the host)
-#endif
-#if SK_STREAM && !SPLIT
-#error "SK_STREAM shares a split's K-steps: only with SPLIT"
 #endif
 #ifndef WHOLE_LINE
 #define WHOLE_LINE 0  // a line of work-groups, tile i the i-th's: SK_APART's whole tiles (host)
@@ -1845,10 +1833,6 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
   const int tid = ty * (BN / TN) + tx;
   const int k_steps = EDGE ? (K + BK - 1) / BK : K / BK;  // the last one partial with EDGE
 #if SPLIT || STRIPS_IN_GEMM || WHOLE_LINE
-  // The line's grid of tiles. With PEEL_M the last block row is left out: M is m0 plus 1 to
-  // PEEL_MAX rows (edges) or m0 plus a block (padded), so (M - 1) / BM block rows either way.
-#define SA_GRID_M (PEEL_M ? (M - 1) / BM : (M + BM - 1) / BM)
-#define SA_GRID_N (PEEL_N ? (N - 1) / BN : (N + BN - 1) / BN)
   // A line of work-groups: with SPLIT whole tiles up to SK_WHOLE (with SK_APART in the launch
   // before) and SK_PARTS per tile after them, each a range of its K-steps (part -1: the whole
   // tile), or a tile each; then with STRIPS_IN_GEMM the edge strips' own work-groups.
@@ -1875,36 +1859,7 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
     if (strip_groups > 0) return;
   }
 #endif
-#if SPLIT && SK_STREAM
-  // Stream-K: the work-groups from SK_WHOLE on share the split tiles' K-steps (tile after tile in
-  // the line's order) evenly, a run of consecutive ones each (SA_RUN_START), so that they can all
-  // end together whatever the tiles' count against the places. SK_PARTS equal parts of each tile
-  // leave a second round of parts where the tiles are more than half the places (1600^3 on the
-  // H200: 650 halves on 396 places, whose medians were 0.197 or 0.224 ms from run to run; why was
-  // not measured, nor this against it: docs/performance.md, session 21). A run crosses from one
-  // tile into the next (segments, one after another, the last part of each tile storing C as
-  // below); a segment's sums go to the run's first slot or, past its first tile, its second.
-  __local int sa_last;  // whether this work-group is its segment's tile's last part
-  // The runs: the line's work-groups after the whole tiles (the host's choice of how many: the
-  // places its build has) and before any strips' own.
-  const int sk_run = SA_LINE_INDEX(group) - SK_WHOLE;  // < 0: a whole tile
-#if STRIPS_IN_GEMM
-  const int sk_strip_groups = strip_groups;
-#else
-  const int sk_strip_groups = 0;
-#endif
-  const int sk_runs = (int)get_num_groups(0) - (SK_APART ? 0 : SK_WHOLE) - sk_strip_groups;
-  const int sk_total = (SA_GRID_M * SA_GRID_N - SK_WHOLE) * k_steps;
-#define SA_RUN_START(r) ((int)((long)(r) * (long)sk_total / sk_runs))
-  const int sk_end = sk_run < 0 ? k_steps : SA_RUN_START(sk_run + 1);
-  int sk_seg = 0, tile, first_step, tiles;
-  for (int sk_at = sk_run < 0 ? 0 : SA_RUN_START(sk_run); sk_at < sk_end;
-       sk_at += tiles, ++sk_seg) {
-    tile = sk_run < 0 ? SA_LINE_INDEX(group) : SK_WHOLE + sk_at / k_steps;
-    first_step = sk_run < 0 ? 0 : sk_at % k_steps;
-    tiles = min(sk_end - sk_at, k_steps - first_step);
-    const int part = tiles == k_steps ? -1 : min(sk_seg, 1);  // -1: a whole tile; else its slot
-#elif SPLIT
+#if SPLIT
   __local int sa_last;  // whether this work-group is its tile's last part
   const int part = SA_PART_OF(SA_LINE_INDEX(group)), tile = SA_TILE_OF(SA_LINE_INDEX(group));
   const int first_step = part < 0 ? 0 : part * k_steps / SK_PARTS;
@@ -1912,9 +1867,10 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
 #else
   const int tile = group, first_step = 0, tiles = k_steps;
 #endif
-  const int2 block = swizzled_tile(tile, SA_GRID_M, SA_GRID_N, GROUP_M);
-#undef SA_GRID_M
-#undef SA_GRID_N
+  // With PEEL_M the last block row is left out: M is m0 plus 1 to PEEL_MAX rows (edges) or m0
+  // plus a block (padded), so (M - 1) / BM block rows either way.
+  const int2 block = swizzled_tile(tile, PEEL_M ? (M - 1) / BM : (M + BM - 1) / BM,
+                                   PEEL_N ? (N - 1) / BN : (N + BN - 1) / BN, GROUP_M);
 #else
   const int2 block = swizzled_block(GROUP_M);
   const int first_step = 0, tiles = k_steps;
@@ -2087,17 +2043,11 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
   // 8192^3 in 16 parts ran 2.0% faster than unsplit (HEAD's split build 1.5%). Not with the
   // float4 sums: there it cost 64 x 128 splits with edges 1-3% (1232^3, 2900^3, 1601^3 on the
   // H200; docs/performance.md, 2026-11-28, session 16).
-#if SK_FLOAT_SUMS && !SK_STREAM
+#if SK_FLOAT_SUMS
   const int sk_group = SA_LINE_INDEX(sa_group_again()), sk_part = SA_PART_OF(sk_group),
             sk_tile = SA_TILE_OF(sk_group);
 #else
   const int sk_part = part, sk_tile = tile;
-#endif
-  // Where a part is done: the kernel's end, or with SK_STREAM its run's next segment.
-#if SK_STREAM
-#define SA_PART_DONE continue
-#else
-#define SA_PART_DONE return
 #endif
   if (sk_part >= 0) {
     // A part: its sums to its slot, then counted in. The last to come adds every slot, its own
@@ -2110,20 +2060,16 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
     // registers), one work-group per SM instead of two. Float by float, 64 x 128 blocks (three
     // per SM either way) took 1552^3-1600^3 13-15% longer in 2 parts (not understood;
     // docs/performance.md, 2026-11-27, session 13).
-#if SK_STREAM
-    const int mine_slot = 2 * sk_run + sk_part;
-#else
-    const int slot0 = (sk_tile - SK_WHOLE) * SK_PARTS, mine_slot = slot0 + sk_part;
-#endif
+    const int slot0 = (sk_tile - SK_WHOLE) * SK_PARTS;
 #if SK_FLOAT_SUMS
-    __global float* mine = partials + mine_slot * (BM * BN) + tid;
+    __global float* mine = partials + (slot0 + sk_part) * (BM * BN) + tid;
     _Pragma("unroll") for (int f = 0; f < TM * TN / 4; ++f) {
       const int i = f / SA_GROUPS_N, g = f % SA_GROUPS_N;
       _Pragma("unroll") for (int c = 0; c < 4; ++c) mine[(f * 4 + c) * SA_THREADS] =
           acc[i][g * 4 + c];
     }
 #else
-    __global float* mine = partials + mine_slot * (BM * BN);
+    __global float* mine = partials + (slot0 + sk_part) * (BM * BN);
     _Pragma("unroll") for (int f = 0; f < TM * TN / 4; ++f) {
       const int i = f / SA_GROUPS_N, g = f % SA_GROUPS_N;
       *(__global float4*)(mine + (f * SA_THREADS + tid) * 4) =
@@ -2133,54 +2079,29 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
     sa_fence_gpu();  // these sums before the count
     barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
     if (tid == 0) {
-      // With SK_STREAM the parts count their K-steps: the tile is done at k_steps.
-#if SK_STREAM
-      sa_last = atomic_add(&arrivals[sk_tile - SK_WHOLE], tiles) + tiles == k_steps;
-#else
       sa_last = atomic_inc(&arrivals[sk_tile - SK_WHOLE]) == SK_PARTS - 1;
-#endif
       if (sa_last) arrivals[sk_tile - SK_WHOLE] = 0;  // every part has counted: ready for the next
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (!sa_last) SA_PART_DONE;
+    if (!sa_last) return;
     sa_fence_gpu();  // the others' sums after their count
     // Not through acc: summed into it (held through the loads of every part), ptxas gave the
     // kernel 150-168 registers instead of 124-144, one work-group per SM fewer. SA_SUM_GROUP
     // float4s at a time (1, 2 or 4: each divides the TM * TN / 4 float4s, a multiple of 4), every
     // part's loads of them in flight together: about 64 registers of loads whatever the parts.
-#if SK_STREAM
-    // The tile's runs, in the line's order: the first (sk_lo) the last to start at or before the
-    // tile's first K-step (its second slot if it started in a tile before), every later one
-    // starting inside the tile (its first slot). sk_lo from below: SA_RUN_START of this guess is
-    // at most sk_begin.
-    const int sk_begin = (sk_tile - SK_WHOLE) * k_steps;
-    int sk_lo = (int)((long)sk_begin * sk_runs / sk_total), sk_hi;
-    while (sk_lo + 1 < sk_runs && SA_RUN_START(sk_lo + 1) <= sk_begin) ++sk_lo;
-    for (sk_hi = sk_lo; sk_hi + 1 < sk_runs && SA_RUN_START(sk_hi + 1) < sk_begin + k_steps;)
-      ++sk_hi;
-    const int sk_first_slot = 2 * sk_lo + (SA_RUN_START(sk_lo) < sk_begin ? 1 : 0);
-    __global const float* sums = partials + tid * (SK_FLOAT_SUMS ? 1 : 4);
-#define SA_SLOT(p) ((p) == 0 ? sk_first_slot : 2 * (sk_lo + (p)))
-#define SA_SUM_GROUP 4
-#define SA_PARTS_OF_TILE (sk_hi - sk_lo + 1)
-#else
     __global const float* sums = partials + slot0 * (BM * BN) + tid * (SK_FLOAT_SUMS ? 1 : 4);
-#define SA_SLOT(p) (p)
-#define SA_SUM_GROUP (SK_PARTS <= 4 ? 4 : SK_PARTS <= 8 ? 2 : 1)
-#define SA_PARTS_OF_TILE SK_PARTS
-#endif
 #if SK_FLOAT_SUMS
-#define SA_PART_SUMS(p, f) \
-  sa_load4_l2(sums + SA_SLOT(p) * (BM * BN) + (f)*4 * SA_THREADS, SA_THREADS)
+#define SA_PART_SUMS(p, f) sa_load4_l2(sums + (p) * (BM * BN) + (f)*4 * SA_THREADS, SA_THREADS)
 #else
-#define SA_PART_SUMS(p, f) sa_load_l2(sums + SA_SLOT(p) * (BM * BN) + (f)*SA_THREADS * 4)
+#define SA_PART_SUMS(p, f) sa_load_l2(sums + (p) * (BM * BN) + (f)*SA_THREADS * 4)
 #endif
+#define SA_SUM_GROUP (SK_PARTS <= 4 ? 4 : SK_PARTS <= 8 ? 2 : 1)
 #pragma unroll 1
     for (int f0 = 0; f0 < TM * TN / 4; f0 += SA_SUM_GROUP) {
       _Pragma("unroll") for (int q = 0; q < SA_SUM_GROUP; ++q) {
         const int f = f0 + q;
         float4 sum = SA_PART_SUMS(0, f);
-        _Pragma("unroll") for (int p = 1; p < SA_PARTS_OF_TILE; ++p) sum += SA_PART_SUMS(p, f);
+        _Pragma("unroll") for (int p = 1; p < SK_PARTS; ++p) sum += SA_PART_SUMS(p, f);
         const int i = f / SA_GROUPS_N, g = f % SA_GROUPS_N;
         sa_store_c4(C, SA_LDC, row0 + (i / 4) * SA_STRIDE_M + ty * 4 + i % 4,
                     col0 + g * SA_STRIDE_N + tx * 4, sum, alpha, beta, own_row0, own_col0, N);
@@ -2188,11 +2109,8 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
     }
 #undef SA_SUM_GROUP
 #undef SA_PART_SUMS
-#undef SA_SLOT
-#undef SA_PARTS_OF_TILE
-    SA_PART_DONE;
+    return;
   }
-#undef SA_PART_DONE
 #endif
 
   // C = alpha * acc (+ beta * C), float4 by float4.
@@ -2205,10 +2123,6 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
                   alpha, beta, own_row0, own_col0, N);
     }
   }
-#if SPLIT && SK_STREAM
-  }  // the run's next segment
-#undef SA_RUN_START
-#endif
 }
 
 // gemm_edge_strip: the edge strips (es_outputs) in a launch of their own after the GEMM, where the
@@ -2261,8 +2175,6 @@ __kernel __attribute__((reqd_work_group_size(ES_LINES, ES_SLICES, 1))) void gemm
 #undef SK_PARTS
 #undef SK_FLOAT_SUMS
 #undef SK_APART
-#undef SK_STREAM
-#undef SPLIT_STREAM
 #undef WHOLE_LINE
 #undef SA_LINE_INDEX
 #undef SA_PART_OF

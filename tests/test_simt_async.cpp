@@ -37,8 +37,7 @@ namespace clgemm {
 // A split as gtest shows it in failures.
 void PrintTo(const WaveSplit& s, std::ostream* os) {
   *os << "{whole " << s.whole << ", split_tiles " << s.split_tiles << ", parts " << s.parts
-      << ", slot_floats " << s.slot_floats << (s.apart ? ", apart" : "")
-      << (s.stream ? ", stream " + std::to_string(s.stream) : std::string()) << "}";
+      << ", slot_floats " << s.slot_floats << "}";
 }
 }  // namespace clgemm
 
@@ -235,51 +234,6 @@ TEST(SimtAsyncWaveSplit, TheLastRoundOf2049OnThreeWorkGroupsPerUnitIsSplitInTen)
   // BM x BN x BK = 64 x 128 x 8, 2052^3: 33 x 17 = 561 tiles, 257 K-steps; 561 % 264 = 33 left,
   // 264 / 33 = 8 parts, slots of 64 x 128.
   EXPECT_EQ(wave({"BM=64", "BK=8"}, 2052, 264), (WaveSplit{528, 33, 8, 64 * 128}));
-}
-
-// Stream-K (SPLIT_STREAM): a split's last round shared by runs of K-steps, one per place, each 4
-// K-steps at least (streamRuns), where the rule splits (1) or wherever tiles are left over (2).
-TEST(SimtAsyncWaveSplit, StreamKSharesTheLastRoundByARunPerPlace) {
-  using clgemm::family::streamRuns;
-  EXPECT_EQ(streamRuns(25, 129, 264), 264);
-  EXPECT_EQ(streamRuns(200, 80, 396), 396);
-  EXPECT_EQ(streamRuns(25, 10, 264), 62);  // 25 x 10 K-steps, 4 each
-  EXPECT_EQ(streamRuns(25, 4, 264), 0);    // no more runs than tiles
-  EXPECT_EQ(streamRuns(0, 129, 264), 0);
-  EXPECT_EQ(streamRuns(25, 129, 0), 0);
-  const auto& v = registryVariant("simt-async");
-  const auto wave = [&](const std::vector<std::string>& args, int size, int k, long long slots) {
-    return v.wave_split(clgemm_test::definesOf(v, args),
-                        rowMajorOf(size, size, k, clgemm::GemmShape{}), size, size, k, slots,
-                        slots / 3);
-  };
-  // 2052^3 on 264 places: the rule's 25 tiles in 10 parts become 264 runs of 12-13 K-steps
-  // after the 264 whole tiles (11 runs a tile, rounded up); two slots per run.
-  const auto stream = wave({"SPLIT_STREAM=1"}, 2052, 2052, 264);
-  EXPECT_EQ(stream, (WaveSplit{264, 25, 11, 128 * 128, false, 264}));
-  EXPECT_EQ(stream->groups(), 528);
-  EXPECT_EQ(stream->sumSlots(), 528u);
-  EXPECT_EQ(wave({"SPLIT_STREAM=0"}, 2052, 2052, 264), (WaveSplit{264, 25, 10, 128 * 128}));
-  EXPECT_EQ(wave({"SPLIT_STREAM=0"}, 2052, 2052, 264)->sumSlots(), 250u);
-  // Apart as the parts are: 288 whole tiles in 8 rounds of 36, the last one in 32 runs.
-  const auto apart = wave({"SPLIT_STREAM=1", "SPLIT_SLOTS=36"}, 2052, 2052, 0);
-  EXPECT_EQ(apart, (WaveSplit{288, 1, 32, 128 * 128, true, 32}));
-  EXPECT_EQ(apart->groups(), 32);
-  // 160 of K: 10 K-steps, 62 runs of 4 for the 25 tiles (not 264); 112: 7 K-steps, no parts of
-  // 4 for the rule (1 leaves it unsplit), 43 runs of 4 with 2.
-  EXPECT_EQ(wave({"SPLIT_STREAM=1"}, 2052, 160, 264),
-            (WaveSplit{264, 25, 3, 128 * 128, false, 62}));
-  EXPECT_EQ(wave({"SPLIT_STREAM=1"}, 2052, 112, 264), std::nullopt);
-  EXPECT_EQ(wave({"SPLIT_STREAM=2"}, 2052, 112, 264),
-            (WaveSplit{264, 25, 2, 128 * 128, false, 43}));
-  // 1280^3 in 64 x 128 blocks on SPLIT_SLOTS's 396 places (units unknown: the rule leaves a
-  // fuller round unsplit): 2 runs it, 396 runs over the 200 tiles' 80 K-steps.
-  EXPECT_EQ(wave({"BM=64", "SPLIT_SLOTS=396", "SPLIT_STREAM=1"}, 1280, 1280, 0), std::nullopt);
-  EXPECT_EQ(wave({"BM=64", "SPLIT_SLOTS=396", "SPLIT_STREAM=2"}, 1280, 1280, 0),
-            (WaveSplit{0, 200, 2, 64 * 128, false, 396}));
-  // Never with SPLIT_SLOTS=1, nor where the round is full (2048^3: 256 tiles on 128 places).
-  EXPECT_EQ(wave({"SPLIT_SLOTS=1", "SPLIT_STREAM=2"}, 2052, 2052, 264), std::nullopt);
-  EXPECT_EQ(wave({"SPLIT_STREAM=2"}, 2048, 2048, 128), std::nullopt);
 }
 
 // Where a unit holds two work-groups, a place left idle on it is not an idle unit: the busiest
@@ -643,16 +597,12 @@ struct SplitTiles {
   int parts;  // SK_PARTS: work-groups per later tile
   int float_sums = 0;  // SK_FLOAT_SUMS: the parts' sums stored float by float
   int apart = 0;       // SK_APART: the whole tiles in a launch before, built with WHOLE_LINE
-  int stream = 0;      // SK_STREAM's runs: the split's work-groups, sharing its K-steps
-  // Scratch slots and the split's work-groups: SK_PARTS per split tile, or two per stream run.
-  int slots() const { return stream ? 2 * stream : (6 - whole) * parts; }
-  int splitGroups() const { return stream ? stream : (6 - whole) * parts; }
 };
 
 std::string splitLabel(const SplitTiles& s) {
   return label(s.tiles) + "_k" + std::to_string(s.steps) + "_whole" + std::to_string(s.whole) +
-         (s.stream ? "_stream" + std::to_string(s.stream) : "_parts" + std::to_string(s.parts)) +
-         (s.float_sums ? "_floatsums" : "") + (s.apart ? "_apart" : "");
+         "_parts" + std::to_string(s.parts) + (s.float_sums ? "_floatsums" : "") +
+         (s.apart ? "_apart" : "");
 }
 
 void PrintTo(const SplitTiles& s, std::ostream* os) { *os << splitLabel(s); }
@@ -664,9 +614,8 @@ class SimtAsyncSplitKernel : public ::testing::TestWithParam<SplitTiles> {
     program_ = clgemm_test::buildKernels(
         context_, device_,
         tileOptions(s.tiles) + " -D SPLIT=1 -D SK_WHOLE=" + std::to_string(s.whole) +
-            " -D SK_PARTS=" + std::to_string(s.parts) +
-            " -D SK_FLOAT_SUMS=" + std::to_string(s.float_sums) +
-            " -D SK_APART=" + std::to_string(s.apart) + " -D SK_STREAM=" + (s.stream ? "1" : "0"));
+            " -D SK_PARTS=" + std::to_string(s.parts) + " -D SK_FLOAT_SUMS=" +
+            std::to_string(s.float_sums) + " -D SK_APART=" + std::to_string(s.apart));
     if (s.apart)
       whole_program_ =
           clgemm_test::buildKernels(context_, device_, tileOptions(s.tiles) + " -D WHOLE_LINE=1");
@@ -693,7 +642,7 @@ class SimtAsyncSplitKernel : public ::testing::TestWithParam<SplitTiles> {
     // The slots start as NaN: a part's sums read before the part wrote them would show. Both
     // scratch buffers are copied from the host (oclgrind 21.10's --uninitialized takes memory set
     // by clEnqueueFillBuffer as unset, and would report the counts).
-    std::vector<float> slots(std::size_t(s.slots()) * t.bm * t.bn,
+    std::vector<float> slots(std::size_t(split_tiles) * s.parts * t.bm * t.bn,
                              std::numeric_limits<float>::quiet_NaN());
     std::vector<int> zeros(std::size_t(split_tiles), 0);
     cl::Buffer partials(context_, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
@@ -706,7 +655,7 @@ class SimtAsyncSplitKernel : public ::testing::TestWithParam<SplitTiles> {
     kernel.setArg(9, arrivals);
     const std::size_t lx = std::size_t(t.bn / t.tn), ly = std::size_t(t.bm / t.tm);
     // Apart, the whole tiles' line goes first, then the parts'.
-    const std::size_t groups = std::size_t((s.apart ? 0 : s.whole) + s.splitGroups());
+    const std::size_t groups = std::size_t((s.apart ? 0 : s.whole) + split_tiles * s.parts);
     std::optional<cl::Kernel> whole_kernel;
     if (s.apart) {
       whole_kernel = cl::Kernel(*whole_program_, "gemm_simt_async");
@@ -775,17 +724,7 @@ INSTANTIATE_TEST_SUITE_P(
         // after it counting from SK_WHOLE (SK_APART), with float4 and float-by-float sums
         SplitTiles{Tiles{64, 64, 16, 8, 4, 2}, 11, 4, 3, 0, 1},
         SplitTiles{Tiles{64, 128, 8, 8, 16, 5, 1}, 11, 2, 5, 1, 1},
-        SplitTiles{Tiles{128, 128, 16, 8, 8, 2, 0, 2}, 13, 3, 4, 1, 1},
-        // stream-K (SK_STREAM runs of the split tiles' K-steps): 7 runs of 11-12 over 6 tiles of
-        // 13 (each tile 2 runs' segments, the last one partial); 3 runs of 14-15 over 4 tiles
-        // of 11, the first run taking a whole tile before a part of the next; 9 runs of 2-3 over
-        // 2 tiles of 11 (5 runs a tile, shorter than the stages); float-by-float sums, apart,
-        // and N odd
-        SplitTiles{Tiles{64, 128, 32, 8, 8, 4, 0, 1}, 13, 0, 1, 0, 0, 7},
-        SplitTiles{Tiles{64, 64, 16, 8, 4, 2}, 11, 2, 1, 0, 0, 3},
-        SplitTiles{Tiles{64, 128, 8, 8, 16, 5, 1}, 11, 4, 1, 0, 0, 9},
-        SplitTiles{Tiles{64, 128, 8, 8, 16, 5, 1}, 11, 2, 1, 1, 1, 5},
-        SplitTiles{Tiles{128, 128, 16, 8, 8, 2, 0, 2}, 13, 1, 1, 0, 1, 8}),
+        SplitTiles{Tiles{128, 128, 16, 8, 8, 2, 0, 2}, 13, 3, 4, 1, 1}),
     [](const auto& info) { return splitLabel(info.param); });
 
 // That a problem's derived `defines` hold PEEL_M and PEEL_N, in that order, 1 where the last rows
@@ -1118,7 +1057,6 @@ struct SplitPlanCase {
   int blocks_m, blocks_n;  // 64 x 64 blocks of the GEMM's problem
   int whole, parts;        // SK_WHOLE and SK_PARTS as derived; parts 0: no split
   int launches;            // copies and the GEMM
-  int stream = 0;          // SPLIT_STREAM's runs (SK_STREAM, parts unused but not 0); 0: parts
 };
 
 TEST_F(SimtAsyncPlan, SplitSlotsSplitTheLastRoundAlongKAndEachLaunchLeavesTheCountsAtZero) {
@@ -1148,25 +1086,6 @@ TEST_F(SimtAsyncPlan, SplitSlotsSplitTheLastRoundAlongKAndEachLaunchLeavesTheCou
       {"NN exact, 3 places", 128, 192, 296, nn, with({"SPLIT_SLOTS=3"}), 2, 3, 0, 0, 1},
       {"NN exact, SPLIT_SLOTS=1", 128, 192, 296, nn, with({"SPLIT_SLOTS=1"}), 2, 3, 0, 0, 1},
       {"NN exact, 7 K-steps", 128, 192, 56, nn, with({"SPLIT_SLOTS=5"}), 2, 3, 0, 0, 1},
-      // Stream-K (SPLIT_STREAM=1) where those split: the split tiles' K-steps in runs, one per
-      // place and 4 K-steps at least: 1 tile of 13 in 3 runs (not 5); 6 of 37 in 40; 2 of 37 in
-      // 4 runs, A^T. The rest as above.
-      {"NN edge, 5 places, stream", 130, 68, 101, nn, with({"SPLIT_SLOTS=5", "SPLIT_STREAM=1"}), 3,
-       2, 5, 1, 1, 3},
-      {"NN exact, 40 places, stream", 128, 192, 296, nn, with({"SPLIT_SLOTS=40", "SPLIT_STREAM=1"}),
-       2, 3, 0, 1, 1, 40},
-      {"TN packed, 4 places, stream", 128, 192, 296,
-       clgemm::GemmShape{Layout::kRow, Trans::kT, Trans::kN},
-       with({"SPLIT_SLOTS=4", "SPLIT_STREAM=1"}), 2, 3, 4, 1, 1, 4},
-      // SPLIT_STREAM=1 leaves unsplit what the rule leaves unsplit (N odd); SPLIT_STREAM=2 takes
-      // every last round with idle places: 6 tiles of 13 K-steps in 16 runs, B four bytes at a
-      // time; still none where no tile is left over.
-      {"NN edge, N odd, 16 places, SPLIT_STREAM=1", 131, 67, 101, nn,
-       with({"SPLIT_SLOTS=16", "SPLIT_STREAM=1"}), 3, 2, 0, 0, 1},
-      {"NN edge, N odd, 16 places, SPLIT_STREAM=2", 131, 67, 101, nn,
-       with({"SPLIT_SLOTS=16", "SPLIT_STREAM=2"}), 3, 2, 0, 1, 1, 16},
-      {"NN exact, 3 places, SPLIT_STREAM=2", 128, 192, 296, nn,
-       with({"SPLIT_SLOTS=3", "SPLIT_STREAM=2"}), 2, 3, 0, 0, 1},
   };
   std::mt19937 rng(11);
   for (const SplitPlanCase& c : cases) {
@@ -1181,7 +1100,7 @@ TEST_F(SimtAsyncPlan, SplitSlotsSplitTheLastRoundAlongKAndEachLaunchLeavesTheCou
       std::vector<std::string> split_defines;
       for (const auto& d : plan.derived()) {
         if (d.name != "SPLIT" && d.name != "SK_WHOLE" && d.name != "SK_PARTS" &&
-            d.name != "SK_APART" && d.name != "SK_STREAM")
+            d.name != "SK_APART")
           continue;
         split_defines.push_back(d.name + "=" + d.value);
         EXPECT_EQ(d.source, "problem") << d.name;
@@ -1189,9 +1108,8 @@ TEST_F(SimtAsyncPlan, SplitSlotsSplitTheLastRoundAlongKAndEachLaunchLeavesTheCou
       const int split_tiles = c.blocks_m * c.blocks_n - c.whole;
       const bool apart = apart_rule == 1 && c.parts > 0 && c.whole > 0;
       if (c.parts > 0) {
-        std::vector<std::string> expected = {
-            "SPLIT=1", "SK_WHOLE=" + std::to_string(c.whole),
-            c.stream ? "SK_STREAM=1" : "SK_PARTS=" + std::to_string(c.parts)};
+        std::vector<std::string> expected = {"SPLIT=1", "SK_WHOLE=" + std::to_string(c.whole),
+                                             "SK_PARTS=" + std::to_string(c.parts)};
         if (apart) expected.push_back("SK_APART=1");
         EXPECT_EQ(split_defines, expected);
       } else {
@@ -1223,10 +1141,10 @@ TEST_F(SimtAsyncPlan, SplitSlotsSplitTheLastRoundAlongKAndEachLaunchLeavesTheCou
         queue_.enqueueWriteBuffer(o.c, CL_TRUE, 0, c_in.bytes(), c_in.data());
         const auto launches = plan.bind(o.plan(), alpha, beta, scratch);
         EXPECT_EQ(int(launches.size()), c.launches + (apart ? 1 : 0));
-        // The GEMM: a line of SK_WHOLE + split tiles x SK_PARTS work-groups (or the runs), or the
-        // blocks' grid; apart, a line of the SK_WHOLE whole tiles, then one of the parts.
+        // The GEMM: a line of SK_WHOLE + split tiles x SK_PARTS work-groups, or the blocks' grid;
+        // apart, a line of the SK_WHOLE whole tiles, then one of the parts.
         using Size2 = std::array<std::size_t, 2>;
-        const std::size_t parts_groups = std::size_t(c.stream ? c.stream : split_tiles * c.parts);
+        const std::size_t parts_groups = std::size_t(split_tiles * c.parts);
         std::vector<Size2> expected_grids;
         if (c.parts == 0)
           expected_grids = {{std::size_t(c.blocks_n) * 16, std::size_t(c.blocks_m) * 8}};
@@ -1254,14 +1172,13 @@ TEST_F(SimtAsyncPlan, SplitSlotsSplitTheLastRoundAlongKAndEachLaunchLeavesTheCou
         else
           EXPECT_TRUE(got == first) << "the second run's C differs from the first's";
       }
-      // Allocated once: the parts' slots (64 x 64 floats each; two per run with stream-K) and
-      // one count per split tile, zeroed; nothing zeroed without a split.
+      // Allocated once: the parts' slots (64 x 64 floats each) and one count per split tile,
+      // zeroed; nothing zeroed without a split.
       const auto has = [&](std::size_t count, bool zeroed) {
         return std::count(asked.begin(), asked.end(), std::pair{count, zeroed}) == 1;
       };
       if (c.parts > 0) {
-        EXPECT_TRUE(
-            has(std::size_t(c.stream ? 2 * c.stream : split_tiles * c.parts) * 64 * 64, false));
+        EXPECT_TRUE(has(std::size_t(split_tiles) * c.parts * 64 * 64, false));
         EXPECT_TRUE(has(std::size_t(split_tiles), true));
       }
       EXPECT_EQ(zeroed_scratch.size(), c.parts > 0 ? 1u : 0u);
@@ -1364,13 +1281,6 @@ TEST_F(SimtAsyncPlan, EdgeStripsComputeTheLastFewRowsAndColumnsAfterTheGemm) {
       {"NN split apart", 129, 1540, 300, nn,
        with({"PEEL_MAX=8", "SPLIT_SLOTS=40", "SPLIT_APART=1"}), 128, 1536, 40, 3, false, 105, false,
        40},
-      // Stream-K (4 tiles of 13 K-steps on 16 places: 13 runs): every run takes a share of the
-      // strips before its K-steps, rather than 17 work-groups of their own after the runs. With
-      // SPLIT_STREAM=2 also where B's four-byte copies leave the rule unsplit.
-      {"NN split, stream", 129, 132, 101, nn,
-       with({"PEEL_MAX=8", "SPLIT_SLOTS=16", "SPLIT_STREAM=1"}), 128, 128, 13, 2, false, 0},
-      {"NN N = 2 mod 4, SPLIT_STREAM=2", 129, 130, 101, nn,
-       with({"PEEL_MAX=8", "SPLIT_SLOTS=16", "SPLIT_STREAM=2"}), 128, 128, 13, 2, false, 0, true},
       // Unsplit, 50 groups of strips for 8 work-groups against 2 K-steps: the launch after.
       {"NN, the strips after", 129, 800, 13, nn, with({"PEEL_MAX=8"}), 128, 800, 26, 2, false, -1},
   };

@@ -153,7 +153,7 @@ TEST(TuneSpace, SizeRulesAreHeldAtTheRunsValueAndLeftOutOfTheEntryAtTheirDefault
   const auto& v = registryVariant("simt-async");
   const std::vector<std::string> rules = {"AT_FROM",      "PAD_FROM",    "PAD_FROM_UNALIGNED",
                                           "ALIGN_B_FROM", "SPLIT_SLOTS", "SPLIT_APART",
-                                          "SPLIT_STREAM", "PEEL_MAX",    "FUSE_STRIPS"};
+                                          "PEEL_MAX",     "FUSE_STRIPS"};
   std::uint64_t tile_combinations = 1;
   for (const auto& p : v.params) {
     const bool rule = std::find(rules.begin(), rules.end(), p.name) != rules.end();

@@ -207,11 +207,6 @@ std::pair<int, int> simtAsyncBlock(const ResolvedDefines& d) {
 // split's shorter launch. 16384^3 (62 rounds and 16 tiles, split by force) ran 0.25-0.45% faster
 // than unsplit, where one launch's split had been 0.2-0.6% slower; the model's 2% bar still leaves
 // it unsplit.
-// SPLIT_STREAM 1 shares such a split's last round by stream-K instead (streamRuns: a run of
-// K-steps per place, across the tiles' ends), 2 any last round with tiles left over: equal parts
-// of a tile leave a second round of parts where the tiles are more than half the places (1600^3
-// on the H200, 650 halves on 396 places: medians of 0.197 or 0.224 ms from run to run), which
-// runs as many as the places avoid. Verified on pocl, not yet measured on a GPU: off by default.
 std::optional<WaveSplit> simtAsyncWaveSplit(const ResolvedDefines& d, const RowMajorGemm& g, int m,
                                             int n, int k, long long slots, long long units) {
   if (d.param("SPLIT_SLOTS") > 0) {
@@ -220,18 +215,9 @@ std::optional<WaveSplit> simtAsyncWaveSplit(const ResolvedDefines& d, const RowM
   }
   const int bm = d.param("BM"), bn = d.param("BN"), bk = d.param("BK");
   const long long tiles = ceilDiv(m, bm) * ceilDiv(n, bn);
-  const int k_steps = int(ceilDiv(k, bk));
-  const std::size_t slot_floats = std::size_t(bm) * std::size_t(bn);
   std::optional<WaveSplit> split =
-      splitLastWave(tiles, k_steps, slots, units, slot_floats, simtAsyncCopiesBByFloats(d, g));
-  // Stream-K in place of the parts (SPLIT_STREAM 1), or wherever the last round leaves places (2).
-  const long long stream_rule = d.param("SPLIT_STREAM");
-  if (stream_rule > 0 && slots > 0 && (split || stream_rule == 2)) {
-    const long long rest = tiles % slots;
-    if (const int runs = streamRuns(rest, k_steps, slots); runs > 0)
-      split = WaveSplit{int(tiles - rest), int(rest), int(ceilDiv(runs, rest)),
-                        slot_floats,       false,     runs};
-  }
+      splitLastWave(tiles, int(ceilDiv(k, bk)), slots, units, std::size_t(bm) * std::size_t(bn),
+                    simtAsyncCopiesBByFloats(d, g));
   const long long apart_rounds = d.param("SPLIT_APART");
   if (split && apart_rounds > 0 && slots > 0) split->apart = split->whole / slots >= apart_rounds;
   return split;
@@ -396,14 +382,6 @@ Variant simtAsync() {
         "never)",
         {0, 8},
         true},
-       {"SPLIT_STREAM",
-        0,
-        "how a split last round's tiles are shared: 0, each tile in equal parts of its K-steps; "
-        "1, stream-K (as many work-groups as places, each an even run of the tiles' K-steps "
-        "across their ends); 2, stream-K wherever the last round leaves places, split or not "
-        "(not measured on a GPU yet: docs/performance.md, session 21)",
-        {0, 1},
-        true},
        {"PEEL_MAX",
         8,
         "sizes off the tiles: last rows or columns of C up to this many are computed apart from "
@@ -433,7 +411,7 @@ Variant simtAsync() {
     requireAtLeast(errors, d, {"BM", "BN", "BK", "TM", "TN", "GROUP_M"}, 1);
     requireAtLeast(errors, d,
                    {"PADA", "PADB", "AT_FROM", "PAD_FROM", "PAD_FROM_UNALIGNED", "ALIGN_B_FROM",
-                    "SPLIT_APART", "SPLIT_STREAM", "PEEL_MAX", "FUSE_STRIPS"},
+                    "SPLIT_APART", "PEEL_MAX", "FUSE_STRIPS"},
                    0);
     if (!errors.empty()) return errors;
     for (const char* name : {"TM", "TN", "PADA", "PADB"}) {

@@ -139,12 +139,6 @@ std::optional<WaveSplit> splitLastWave(long long tiles, int k_steps, long long s
   return WaveSplit{int(tiles - rest), int(rest), int(parts), slot_floats};
 }
 
-int streamRuns(long long rest, int k_steps, long long slots) {
-  if (rest <= 0 || k_steps <= 0 || slots <= 0) return 0;
-  const long long runs = std::min(slots, rest * k_steps / kMinPartSteps);
-  return runs > rest ? int(runs) : 0;
-}
-
 std::optional<PaddedSizes> tilePadding(const ResolvedDefines& d, int m, int n, int k) {
   if (k == 0) return std::nullopt;  // C = beta * C (the library's alpha = 0): no product to pad
   if (!harmonicMeanAtLeast(m, n, k, d.param("PAD_FROM"))) return std::nullopt;

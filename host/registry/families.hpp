@@ -141,11 +141,6 @@ std::optional<WaveSplit> splitLastWave(long long tiles, int k_steps, long long s
                                        long long units, std::size_t slot_floats,
                                        bool units_only = false);
 
-// Stream-K over a last round of `rest` tiles of `k_steps` K-steps each on `slots` places: the
-// runs that share their K-steps evenly, one per place, each of kMinPartSteps at least; 0 where
-// that makes no more runs than tiles (no tile would be shared).
-int streamRuns(long long rest, int k_steps, long long slots);
-
 // Why a kernel written in NVIDIA's inline PTX cannot run on `device`, or nothing where it can: it
 // needs NVIDIA's OpenCL compiler and a GPU of compute capability `min_major`.0 or newer, for
 // `uses` (what the PTX uses, e.g. "TF32 tensor cores").

@@ -114,27 +114,19 @@ struct PaddedSizes {
 // first `whole` work-groups compute whole tiles; the `split_tiles` tiles after them are each
 // split along K into `parts` ranges of K-steps, a work-group each, whose sums meet in a scratch
 // slot of `slot_floats` per part. `apart`: the whole tiles in a launch of their own before the
-// split ones, in the plain build. `stream` (stream-K): where not 0, that many work-groups share
-// the split tiles' K-steps evenly instead, a run of consecutive ones each, with two slots per
-// run (its first tile's part and its last's); `parts` is then the runs per tile, rounded up.
+// split ones, in the plain build.
 struct WaveSplit {
   int whole = 0;
   int split_tiles = 0;
   int parts = 1;
   std::size_t slot_floats = 0;
   bool apart = false;
-  int stream = 0;
   bool operator==(const WaveSplit& o) const {
     return whole == o.whole && split_tiles == o.split_tiles && parts == o.parts &&
-           slot_floats == o.slot_floats && apart == o.apart && stream == o.stream;
+           slot_floats == o.slot_floats && apart == o.apart;
   }
-  // The work-groups of the split's launch: the parts' (or the runs'), after the whole tiles'
-  // unless apart.
-  int groups() const { return (apart ? 0 : whole) + (stream ? stream : split_tiles * parts); }
-  // The scratch slots the parts' sums take.
-  std::size_t sumSlots() const {
-    return stream ? 2 * std::size_t(stream) : std::size_t(split_tiles) * std::size_t(parts);
-  }
+  // The work-groups of the split's launch: the parts', after the whole tiles' unless apart.
+  int groups() const { return (apart ? 0 : whole) + split_tiles * parts; }
 };
 
 // The block of C a GEMM's tiles cover whole (Variant::edge_strips), where the rows from m0 on and

@@ -151,12 +151,10 @@ void KernelPlan::chooseWaveSplit(const Variant& variant, const ResolvedDefines& 
     whole = buildLine(variant, target, gemm_options_ + " -D WHOLE_LINE=1", split->whole, log);
     split->apart = whole.has_value();
   }
-  // Stream-K's runs are the line's work-groups after the whole tiles: no define counts them.
   std::vector<ResolvedDefine> split_defines = {
       {"SPLIT", "1", "problem"},
       {"SK_WHOLE", std::to_string(split->whole), "problem"},
-      split->stream ? ResolvedDefine{"SK_STREAM", "1", "problem"}
-                    : ResolvedDefine{"SK_PARTS", std::to_string(split->parts), "problem"}};
+      {"SK_PARTS", std::to_string(split->parts), "problem"}};
   if (split->apart) split_defines.push_back({"SK_APART", "1", "problem"});
   bool taken = rebuildAsLine(variant, target, split_defines, split->groups(), log);
   if (!taken) {
@@ -166,25 +164,6 @@ void KernelPlan::chooseWaveSplit(const Variant& variant, const ResolvedDefines& 
   if (!taken) return;
   split_ = split;
   if (whole) whole_ = whole->launch;
-  fitStreamRuns(variant, defines);
-}
-
-// Stream-K's runs (WaveSplit::stream) are as many as the places, and the kernel counts them from
-// its line, so a build that holds more work-groups per unit than the one they were worked out for
-// (the split's, or the strips' after it) takes more: the variant is asked again for the places it
-// has, and a stream split over the same tiles sets the line.
-void KernelPlan::fitStreamRuns(const Variant& variant, const ResolvedDefines& defines) {
-  if (!split_ || !split_->stream) return;
-  const PaddedSizes g = tiledSize();
-  const std::optional<WaveSplit> again =
-      variant.wave_split(defines, rm_, g.m, g.n, g.k, places(), info_.compute_units);
-  if (!again || !again->stream || again->whole != split_->whole ||
-      again->split_tiles != split_->split_tiles || again->stream == split_->stream)
-    return;
-  gemm_.shape.global[0] -= std::size_t(split_->groups()) * gemm_.shape.local[0];
-  split_->stream = again->stream;
-  split_->parts = again->parts;
-  gemm_.shape.global[0] += std::size_t(split_->groups()) * gemm_.shape.local[0];
 }
 
 // The edge strips in the GEMM's own launch (Variant::strips_in_gemm), where the variant takes
@@ -206,17 +185,11 @@ void KernelPlan::chooseStripsInGemm(const Variant& variant, const ResolvedDefine
   };
   std::optional<int> own = ask();
   if (!own) return;
-  // Stream-K's runs end together: every work-group takes a share of the strips before its run,
-  // rather than work-groups of their own after the runs fill the places.
-  const bool stream = split_ && split_->stream;
-  if (stream) own = 0;
   const long long places_before = places();
   if (!rebuildAsLine(variant, target, {{"STRIPS_IN_GEMM", "1", "problem"}}, gemm_groups + *own,
                      log))
     return;
-  if (stream) {
-    fitStreamRuns(variant, defines);
-  } else if (places() > places_before) {
+  if (places() > places_before) {
     if (const std::optional<int> again = ask(); again && *again != *own) {
       own = again;
       gemm_.shape.global[0] = std::size_t(gemm_groups + *own) * gemm_.shape.local[0];
@@ -374,7 +347,8 @@ void KernelPlan::allocateScratch(const ScratchAllocator& scratch) {
   }
   if (split_) {
     split_sums_ =
-        scratch(split_->sumSlots() * split_->slot_floats, "the split tiles' parts", false);
+        scratch(std::size_t(split_->split_tiles) * std::size_t(split_->parts) * split_->slot_floats,
+                "the split tiles' parts", false);
     // Ints, as many floats: simt-async is FP32 only.
     split_counts_ = scratch(std::size_t(split_->split_tiles), "the split tiles' counts", true);
   }

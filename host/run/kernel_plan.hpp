@@ -87,7 +87,6 @@ class KernelPlan {
   void chooseStripsInGemm(const Variant& variant, const ResolvedDefines& defines,
                           const PlanTarget& target, std::ostream* log);
   long long places() const;
-  void fitStreamRuns(const Variant& variant, const ResolvedDefines& defines);
   // A build of the GEMM launched as a line of work-groups, and its figures.
   struct LineBuild {
     Launch launch;
