@@ -372,6 +372,25 @@ TEST(SimtAsyncWaveSplit, PartsAreCappedBySixteenAndByFourKStepsEach) {
   EXPECT_EQ(splitLastWave(6, 129, 40, 0, 16), (WaveSplit{0, 6, 6, 16}));
 }
 
+TEST(SimtAsyncWaveSplit, ABuildOfMorePlacesIsRefusedWhereItLeavesAPartAloneOnItsUnit) {
+  // 1601 x 1600 x 1600 on the H200: 650 halves of 325 tiles, counted for 396 places (a last round
+  // of 254), on the strips' 528 places end with 122 halves on 132 SMs.
+  const WaveSplit halves{0, 325, 2, 16};
+  EXPECT_FALSE(halves.endsWithOneAlonePerUnit(396, 132));
+  EXPECT_TRUE(halves.endsWithOneAlonePerUnit(528, 132));
+  // 1028^3's 384 thirds fit in one round; 1540^3's 1440 fifths end with 384 on 528 places.
+  EXPECT_FALSE((WaveSplit{0, 128, 3, 16}).endsWithOneAlonePerUnit(528, 132));
+  EXPECT_FALSE((WaveSplit{0, 288, 5, 16}).endsWithOneAlonePerUnit(528, 132));
+  // The whole tiles count, unless they run apart: 264 + 2 x 50 in one round of 364, apart 100.
+  EXPECT_FALSE((WaveSplit{264, 50, 2, 16}).endsWithOneAlonePerUnit(528, 132));
+  EXPECT_TRUE((WaveSplit{264, 50, 2, 16, true}).endsWithOneAlonePerUnit(528, 132));
+  // Whole rounds, a last round of one per unit, unknown places or units.
+  EXPECT_FALSE((WaveSplit{0, 264, 4, 16}).endsWithOneAlonePerUnit(528, 132));
+  EXPECT_FALSE((WaveSplit{0, 330, 2, 16}).endsWithOneAlonePerUnit(528, 132));
+  EXPECT_FALSE(halves.endsWithOneAlonePerUnit(0, 132));
+  EXPECT_FALSE(halves.endsWithOneAlonePerUnit(528, 0));
+}
+
 TEST(SimtAsyncWaveSplit, ASplitFillsAtMostTheLastRoundOrLightensTheBusiestUnit) {
   // Over many problems and devices: the whole tiles are full rounds, the split ones the rest, the
   // parts between 2 and 16, each of at least 4 K-steps. Where the last round leaves at least half

@@ -127,6 +127,14 @@ struct WaveSplit {
   }
   // The work-groups of the split's launch: the parts', after the whole tiles' unless apart.
   int groups() const { return (apart ? 0 : whole) + split_tiles * parts; }
+  // Whether that launch on `places` (of `units` compute units) ends in a round of fewer
+  // work-groups than units: one runs alone on its unit there, at well under the speed of one that
+  // shares it (KernelPlan: a build of more places than the split was counted for).
+  bool endsWithOneAlonePerUnit(long long places, long long units) const {
+    if (places <= 0 || units <= 0) return false;
+    const long long last_round = groups() % places;
+    return last_round > 0 && last_round < units;
+  }
 };
 
 // The block of C a GEMM's tiles cover whole (Variant::edge_strips), where the rows from m0 on and

@@ -170,7 +170,8 @@ void KernelPlan::chooseWaveSplit(const Variant& variant, const ResolvedDefines& 
 // them: the GEMM built again with STRIPS_IN_GEMM, launched as a line of the strips' own
 // work-groups (if any), then the GEMM's (its grid's blocks, or its split's line), and no launch
 // of strip_entry after it. As with the split, a build that holds fewer work-groups per compute
-// unit than the one before is dropped, and the strips keep their launch. One that holds more
+// unit than the one before is dropped, and the strips keep their launch; so is a split's build
+// that holds more but leaves a part alone on its unit (leavesPartsAlone). One that holds more
 // (ptxas gave 1668^3's fewer registers on the H100: four work-groups per SM, not three) has more
 // places than the variant was told of: it is asked again, and a number it gives then sets the
 // line (the build does not depend on it).
@@ -186,9 +187,11 @@ void KernelPlan::chooseStripsInGemm(const Variant& variant, const ResolvedDefine
   std::optional<int> own = ask();
   if (!own) return;
   const long long places_before = places();
-  if (!rebuildAsLine(variant, target, {{"STRIPS_IN_GEMM", "1", "problem"}}, gemm_groups + *own,
-                     log))
-    return;
+  const std::vector<ResolvedDefine> strips_define = {{"STRIPS_IN_GEMM", "1", "problem"}};
+  std::optional<LineBuild> line =
+      buildLine(variant, target, gemm_options_ + " -D STRIPS_IN_GEMM=1", gemm_groups + *own, log);
+  if (!line || leavesPartsAlone(line->figures)) return;
+  takeLine(std::move(*line), strips_define);
   if (places() > places_before) {
     if (const std::optional<int> again = ask(); again && *again != *own) {
       own = again;
@@ -216,11 +219,31 @@ bool KernelPlan::rebuildAsLine(const Variant& variant, const PlanTarget& target,
   for (const auto& d : extra) options += " -D " + d.name + "=" + d.value;
   std::optional<LineBuild> line = buildLine(variant, target, options, groups, log);
   if (!line) return false;
-  gemm_ = line->launch;
-  figures_ = line->figures;
-  gemm_options_ = options;
-  derived_.insert(derived_.end(), extra.begin(), extra.end());
+  takeLine(std::move(*line), extra);
   return true;
+}
+
+// A line built with `extra` defines over the GEMM's options so far, as the GEMM's launch.
+void KernelPlan::takeLine(LineBuild line, const std::vector<ResolvedDefine>& extra) {
+  gemm_ = std::move(line.launch);
+  figures_ = std::move(line.figures);
+  for (const auto& d : extra) gemm_options_ += " -D " + d.name + "=" + d.value;
+  derived_.insert(derived_.end(), extra.begin(), extra.end());
+}
+
+// Whether a build of `figures` would run the split's launch (split_) on more places than the
+// GEMM's build so far, and end it with a round of fewer work-groups than compute units: there some
+// part runs alone on its unit, at well under the speed of one that shares it, after the rounds the
+// split was counted for (the places it had, chooseWaveSplit). On the H200 (session 22,
+// docs/performance.md), 1601 x 1600 x 1600's 2 parts of 325 tiles, counted for 396 places (153
+// registers), ran at 0.252 ms in the strips' build of 126 registers, 528 places and a last round of
+// 122 halves, against 0.208 with the strips' launch after it (1604^3 0.256 against 0.222). Where
+// the last round filled every unit (1028^3, 1032^3, 1540^3 and 1537 x 1536 x 1536: 384 or 1440
+// parts), the build of more places was 0.8-6.5% faster.
+bool KernelPlan::leavesPartsAlone(const KernelFigures& figures) const {
+  if (!split_ || !figures.occupancy || !figures_.occupancy) return false;
+  const long long more = 1LL * info_.compute_units * figures.occupancy->groups_per_unit;
+  return more > places() && split_->endsWithOneAlonePerUnit(more, info_.compute_units);
 }
 
 // The GEMM built with `options` and launched as a line of `groups` work-groups, checked against

@@ -97,6 +97,8 @@ class KernelPlan {
                                      std::ostream* log);
   bool rebuildAsLine(const Variant& variant, const PlanTarget& target,
                      const std::vector<ResolvedDefine>& extra, long long groups, std::ostream* log);
+  void takeLine(LineBuild line, const std::vector<ResolvedDefine>& extra);
+  bool leavesPartsAlone(const KernelFigures& figures) const;
   void bindStrips(const cl::Buffer& a, const cl::Buffer& b, const cl::Buffer& c, double alpha,
                   double beta);
   void allocateScratch(const ScratchAllocator& scratch);
