@@ -187,11 +187,10 @@ void KernelPlan::chooseStripsInGemm(const Variant& variant, const ResolvedDefine
   std::optional<int> own = ask();
   if (!own) return;
   const long long places_before = places();
-  const std::vector<ResolvedDefine> strips_define = {{"STRIPS_IN_GEMM", "1", "problem"}};
-  std::optional<LineBuild> line =
-      buildLine(variant, target, gemm_options_ + " -D STRIPS_IN_GEMM=1", gemm_groups + *own, log);
-  if (!line || leavesPartsAlone(line->figures)) return;
-  takeLine(std::move(*line), strips_define);
+  const auto parts_alone = [this](const KernelFigures& f) { return leavesPartsAlone(f); };
+  if (!rebuildAsLine(variant, target, {{"STRIPS_IN_GEMM", "1", "problem"}}, gemm_groups + *own, log,
+                     parts_alone))
+    return;
   if (places() > places_before) {
     if (const std::optional<int> again = ask(); again && *again != *own) {
       own = again;
@@ -211,24 +210,21 @@ long long KernelPlan::places() const {
 // The GEMM built again with `extra` defines and launched as a line of `groups` work-groups (the
 // kernel finds its tile from its group's index), where that build holds as many work-groups per
 // compute unit as the one before: ptxas may give it more registers (145-156 for 124-144 at some
-// tilings on the H100, where NVIDIA's OpenCL takes no register limit). Whether it was taken.
+// tilings on the H100, where NVIDIA's OpenCL takes no register limit), and that `refuse` (if
+// given) does not refuse. Whether it was taken.
 bool KernelPlan::rebuildAsLine(const Variant& variant, const PlanTarget& target,
                                const std::vector<ResolvedDefine>& extra, long long groups,
-                               std::ostream* log) {
+                               std::ostream* log,
+                               const std::function<bool(const KernelFigures&)>& refuse) {
   std::string options = gemm_options_;
   for (const auto& d : extra) options += " -D " + d.name + "=" + d.value;
   std::optional<LineBuild> line = buildLine(variant, target, options, groups, log);
-  if (!line) return false;
-  takeLine(std::move(*line), extra);
-  return true;
-}
-
-// A line built with `extra` defines over the GEMM's options so far, as the GEMM's launch.
-void KernelPlan::takeLine(LineBuild line, const std::vector<ResolvedDefine>& extra) {
-  gemm_ = std::move(line.launch);
-  figures_ = std::move(line.figures);
-  for (const auto& d : extra) gemm_options_ += " -D " + d.name + "=" + d.value;
+  if (!line || (refuse && refuse(line->figures))) return false;
+  gemm_ = line->launch;
+  figures_ = line->figures;
+  gemm_options_ = options;
   derived_.insert(derived_.end(), extra.begin(), extra.end());
+  return true;
 }
 
 // Whether a build of `figures` would run the split's launch (split_) on more places than the

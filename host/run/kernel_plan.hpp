@@ -96,8 +96,8 @@ class KernelPlan {
                                      const std::string& options, long long groups,
                                      std::ostream* log);
   bool rebuildAsLine(const Variant& variant, const PlanTarget& target,
-                     const std::vector<ResolvedDefine>& extra, long long groups, std::ostream* log);
-  void takeLine(LineBuild line, const std::vector<ResolvedDefine>& extra);
+                     const std::vector<ResolvedDefine>& extra, long long groups, std::ostream* log,
+                     const std::function<bool(const KernelFigures&)>& refuse = {});
   bool leavesPartsAlone(const KernelFigures& figures) const;
   void bindStrips(const cl::Buffer& a, const cl::Buffer& b, const cl::Buffer& c, double alpha,
                   double beta);
