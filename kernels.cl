@@ -53,11 +53,14 @@
 //   4. NVIDIA only, inline PTX, compiled only when named (never in a whole-file build)
 //        simt-async                             gemm_simt_async: best's FP32 FMAs on cp.async
 //        tc-tf32, tc-3xtf32                     gemm_tc_tf32 and gemm_tc_3xtf32: mma.sync, TF32
-//        pack_operand (helper kernel)           packs A and B for those below; plain OpenCL C
+//        pack_operand, line_scale (helpers)     pack A and B for those below, and the lines'
+//                                               powers of two of tc-3xtf32-f16; plain OpenCL C
 //        tc-tf32-wg, tc-3xtf32-wg               gemm_tc_tf32_wg and gemm_tc_3xtf32_wg: Hopper's
 //                                               warpgroup MMA (sm_90a)
 //        tc-tf32-tma, -rs, -ws, -fused          A by tensor copies; A rounded in registers; a
 //                                               producer warp; B packed inside the GEMM
+//        tc-3xtf32-ws, tc-3xtf32-f16            3xTF32 in that pipeline; its small products in
+//                                               one FP16 wgmma
 
 // =============================================================================================
 // 1. Shared helpers, before their first use
@@ -222,7 +225,8 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void copy_matrix(
     defined(KERNEL_gemm_tc_3xtf32) || defined(KERNEL_gemm_tc_tf32_wg) ||                           \
     defined(KERNEL_gemm_tc_3xtf32_wg) || defined(KERNEL_gemm_tc_tf32_tma) ||                       \
     defined(KERNEL_gemm_tc_tf32_rs) || defined(KERNEL_gemm_tc_tf32_ws) ||                          \
-    defined(KERNEL_gemm_tc_tf32_fused) || defined(KERNEL_gemm_tc_3xtf32_ws)
+    defined(KERNEL_gemm_tc_tf32_fused) || defined(KERNEL_gemm_tc_3xtf32_ws) ||                     \
+    defined(KERNEL_gemm_tc_3xtf32_f16) || defined(KERNEL_line_scale)
 // x rounded to the nearest TF32 value (ties away from zero), in an FP32 register: what
 // cvt.rna.tf32.f32 computes, but in two integer operations at full rate; the conversion
 // instruction runs at a quarter of it and held tc-3xtf32 to 58 TFLOP/s (docs/performance.md).
@@ -2506,11 +2510,14 @@ gemm_tc_tf32
 // otherwise assumes tc-tf32-wg's defaults. PACK_SPLIT (set for tc-3xtf32-wg) writes B's values x
 // as two TF32 planes, big = tf32(x) and small = tf32(x - big), a tile of each per K-step, and A's
 // unrounded, each tile in the order of the wgmma's register fragments (the kernel splits them).
+// PACK_SPLIT 2 (tc-3xtf32-f16) scales each line of B by its power of two (line_scale, below) and
+// writes the big plane as TF32 and the second as FP16 pairs (small, big) for the FP16 wgmma.
 #if !defined(CLGEMM_ONE_KERNEL) || defined(KERNEL_gemm_tc_tf32_wg) ||          \
     defined(KERNEL_gemm_tc_3xtf32_wg) || defined(KERNEL_gemm_tc_tf32_tma) ||   \
     defined(KERNEL_gemm_tc_tf32_rs) || defined(KERNEL_gemm_tc_tf32_ws) ||      \
     defined(KERNEL_gemm_tc_tf32_fused) || defined(KERNEL_gemm_tc_3xtf32_ws) || \
-    defined(KERNEL_pack_operand)
+    defined(KERNEL_gemm_tc_3xtf32_f16) || defined(KERNEL_pack_operand) ||      \
+    defined(KERNEL_line_scale)
 #if defined(BM) && defined(BN) && defined(BK)
 #define PACK_BM BM
 #define PACK_BN BN
@@ -2523,6 +2530,8 @@ gemm_tc_tf32
 #ifndef PACK_SPLIT
 #if defined(KERNEL_gemm_tc_3xtf32_wg) || defined(KERNEL_gemm_tc_3xtf32_ws)
 #define PACK_SPLIT 1
+#elif defined(KERNEL_gemm_tc_3xtf32_f16)
+#define PACK_SPLIT 2
 #else
 #define PACK_SPLIT 0
 #endif
@@ -2582,7 +2591,7 @@ inline float4 pack_load4(__global const float* src, const int along_k, const int
 // chunk column: four whole core matrices, 512 contiguous bytes.
 inline void pack_store(__local const float* block, __global float* restrict dst, const int r0,
                        const int k0, const int rows, const int cols, const int tile_rows,
-                       const int t) {
+                       const int t, __global const float* line_scales) {
   const int size = tile_rows * PACK_BK;
   _Pragma("unroll") for (int i = 0; i < 4; ++i) {
     const int row = t % PACK_BLOCK, kq = t / PACK_BLOCK + 4 * i;
@@ -2592,12 +2601,20 @@ inline void pack_store(__local const float* block, __global float* restrict dst,
       const float4 v = vload4(0, block + pack_local_at(row, 4 * kq));
       const int tile = (r / tile_rows) * (cols / PACK_BK) + kk / PACK_BK;
       const int at = wg_at(tile_rows, r % tile_rows, (kk % PACK_BK) / 4);
+#if PACK_SPLIT == 2
+      // The line's power of two is exact; the pair (small, big) is FP16 k 2j and 2j + 1 of the
+      // FP16 wgmma's B (low half first), so that a big part of A meets a small one of B.
+      const float4 x = v * line_scales[r];
+      const float4 big = tc_tf32_4(x), small = x - big;
+      vstore4(big, 0, dst + 2 * tile * size + at);
+      vstore_half8_rte((float8)(small.x, big.x, small.y, big.y, small.z, big.z, small.w, big.w), 0,
+                       (__global half*)(dst + 2 * tile * size + size + at));
+#elif PACK_SPLIT
       const float4 big = tc_tf32_4(v);
-#if PACK_SPLIT
       vstore4(big, 0, dst + 2 * tile * size + at);
       vstore4(tc_tf32_4(v - big), 0, dst + 2 * tile * size + size + at);  // v - big is exact
 #else
-      vstore4(big, 0, dst + tile * size + at);
+      vstore4(tc_tf32_4(v), 0, dst + tile * size + at);
 #endif
     }
   }
@@ -2643,7 +2660,15 @@ inline void pack_store_fragments(__local const float* block, __global float* res
 __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
     const int operand, const int src_rows, const int src_cols, const int src_ld,
     const int src_transposed, __global const float* restrict src, const int rows, const int cols,
-    __global float* restrict dst) {
+    __global float* restrict dst
+#if PACK_SPLIT == 2
+    ,
+    __global const float* restrict line_scales  // B's, line_scale's (N of them)
+#endif
+) {
+#if PACK_SPLIT != 2
+  __global const float* line_scales = 0;  // unscaled
+#endif
   __local float block[PACK_BLOCK * PACK_BLOCK];
   const int t = get_local_id(1) * 32 + get_local_id(0);
   const int r0 = get_group_id(1) * PACK_BLOCK, k0 = get_group_id(0) * PACK_BLOCK;
@@ -2679,11 +2704,72 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
 #if PACK_SPLIT
     pack_store_fragments(block, dst, r0, k0, rows, cols, t);
 #else
-    pack_store(block, dst, r0, k0, rows, cols, PACK_BM, t);
+    pack_store(block, dst, r0, k0, rows, cols, PACK_BM, t, line_scales);
 #endif
   } else {
-    pack_store(block, dst, r0, k0, rows, cols, PACK_BN, t);
+    pack_store(block, dst, r0, k0, rows, cols, PACK_BN, t, line_scales);
   }
+}
+
+// line_scale: for each line of A (its M rows) and of B (its N columns), along K, the power of two
+// that puts the line's largest magnitude in [2^14, 2^15): tc-3xtf32-f16 multiplies in FP16, whose
+// range (normal from 2^-14 to 65504) is far narrower than FP32's, so each line of A and of B is
+// scaled first and C's element (i, j) unscaled by both lines' powers, all exactly. A line of
+// zeros, or one with an Inf (or NaN, which fmax passes over), keeps 1; the powers stay within
+// 2^-126 ... 2^126 so that both they and their inverses are normal floats.
+// Both operands in one launch (at 1024^3 two launches cost more than their reads): the first
+// ceil(a_lines/8) work-groups take A's lines, the others B's. Each source is read as pack_operand
+// reads it (rows x cols as stored, ld, transposed: the operand's lines along K or across it);
+// lines past the source are zero.
+inline void line_scale_of(__local float (*partial)[33], const int operand, const int src_rows,
+                          const int src_cols, const int src_ld, const int src_transposed,
+                          __global const float* restrict src, const int lines, const int group,
+                          __global float* restrict scales) {
+  // A work-group of (32, 8) takes 8 lines, each through 32 slices of K: along K, a warp per line
+  // (its lanes 32 consecutive k); across, 8 lines x 4 k per warp, 32 bytes of each line at once.
+  const int along_k = (operand == 0) != (src_transposed != 0);
+  const int op_rows = operand == 0 ? src_rows : src_cols;
+  const int op_ks = operand == 0 ? src_cols : src_rows;
+  const int item = get_local_id(1) * 32 + get_local_id(0);
+  const int line = along_k ? item / 32 : item % 8, slice = along_k ? item % 32 : item / 8;
+  const int r = group * 8 + line;
+  float most = 0.0f;
+  if (r < op_rows) {
+    __global const float* p = along_k ? src + r * src_ld : src + r;
+    const int step = along_k ? 1 : src_ld;
+    int k = slice;
+    // Eight loads in flight per work-item: the reads are latency-bound where lines are short.
+    for (; k + 7 * 32 < op_ks; k += 8 * 32) {
+      float v[8];
+      _Pragma("unroll") for (int c = 0; c < 8; ++c) v[c] = p[(k + 32 * c) * step];
+      _Pragma("unroll") for (int c = 0; c < 8; ++c) most = fmax(most, fabs(v[c]));
+    }
+    for (; k < op_ks; k += 32) most = fmax(most, fabs(p[k * step]));
+  }
+  partial[line][slice] = most;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (item < 8 && group * 8 + item < lines) {
+    float m = 0.0f;
+    for (int i = 0; i < 32; ++i) m = fmax(m, partial[item][i]);
+    // m < 2^e, e = its exponent field - 126; 2^(15 - e) m is in [2^14, 2^15).
+    const int e = (int)((as_uint(m) >> 23) & 0xffu) - 126;
+    const int power = (m > 0.0f && isfinite(m)) ? clamp(15 - e, -126, 126) : 0;
+    scales[group * 8 + item] = as_float((uint)(power + 127) << 23);
+  }
+}
+// Global (32, (ceil(a_lines/8) + ceil(b_lines/8)) * 8), local (32, 8).
+__kernel __attribute__((reqd_work_group_size(32, 8, 1))) void line_scale(
+    const int a_rows, const int a_cols, const int a_ld, const int a_transposed,
+    __global const float* restrict a, const int a_lines, __global float* restrict a_scales,
+    const int b_rows, const int b_cols, const int b_ld, const int b_transposed,
+    __global const float* restrict b, const int b_lines, __global float* restrict b_scales) {
+  __local float partial[8][33];
+  // One call with the operand's arguments, so that its barrier is on one path (pocl).
+  const int a_groups = (a_lines + 7) / 8, of_a = (int)get_group_id(1) < a_groups;
+  line_scale_of(partial, of_a ? 0 : 1, of_a ? a_rows : b_rows, of_a ? a_cols : b_cols,
+                of_a ? a_ld : b_ld, of_a ? a_transposed : b_transposed, of_a ? a : b,
+                of_a ? a_lines : b_lines, get_group_id(1) - (of_a ? 0 : a_groups),
+                of_a ? a_scales : b_scales);
 }
 #undef PACK_BLOCK
 #undef PACK_BM
@@ -2779,10 +2865,25 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
 // tile of B: blocks of 128 x 128, whose sums and FP32 totals take 128 registers per work-item
 // (256 columns would take them all), where tc-3xtf32-wg's one warpgroup of 64 x 128 reads B's
 // planes alone and meets the others at a barrier per K-step.
+//
+// tc-3xtf32-f16 (WG_F16, with WG_3X and WG_WS): tc-3xtf32-ws with its two small products in one
+// FP16 wgmma, which does 16 k in the time TF32's takes for 8, so an 8-k block costs two TF32
+// wgmmas' time instead of three. The big part of a value, tf32(x), has FP16's 11 significant
+// bits, so it is exact in FP16 wherever FP16's range holds it, and the small part x - big rounded
+// to FP16 keeps as many bits as TF32 would. Per 8-k block, k j of A becomes FP16 k 2j (big) and
+// 2j + 1 (small), and of B 2j (small) and 2j + 1 (big): one m64nNk16 wgmma sums big x small +
+// small x big, and a TF32 one big x big, into the same sums. In registers the pairs sit where
+// TF32's fragment has its values (the FP16 fragment's register i holds k 2j, 2j + 1 of TF32
+// value i's row and k j), and in local memory B's pair plane has its TF32 plane's layout and
+// descriptor, four bytes per value. FP16's range: every line of A and B is first scaled by a power
+// of two (line_scale) that puts its largest magnitude in [2^14, 2^15); the products of scaled
+// values are then C times both powers, which the epilogue divides out, exactly. Within a line,
+// values more than 2^17 below its largest have small parts below FP16's normal range, and lose
+// their last bits there (2^-40 of the line's largest at worst).
 // One line, followed by the defaults: the registry's test (Registry.DefaultsMatchKernelsCl) finds
 // a kernel's section so.
 // clang-format off
-#if defined(KERNEL_gemm_tc_tf32_wg) || defined(KERNEL_gemm_tc_tf32_tma) || defined(KERNEL_gemm_tc_tf32_rs) || defined(KERNEL_gemm_tc_tf32_ws) || defined(KERNEL_gemm_tc_tf32_fused) || defined(KERNEL_gemm_tc_3xtf32_wg) || defined(KERNEL_gemm_tc_3xtf32_ws)
+#if defined(KERNEL_gemm_tc_tf32_wg) || defined(KERNEL_gemm_tc_tf32_tma) || defined(KERNEL_gemm_tc_tf32_rs) || defined(KERNEL_gemm_tc_tf32_ws) || defined(KERNEL_gemm_tc_tf32_fused) || defined(KERNEL_gemm_tc_3xtf32_wg) || defined(KERNEL_gemm_tc_3xtf32_ws) || defined(KERNEL_gemm_tc_3xtf32_f16)
 #ifndef BM
 #ifdef KERNEL_gemm_tc_3xtf32_wg
 #define BM 64  // one warpgroup: its sums and totals take 128 registers per work-item at BN 128
@@ -2792,7 +2893,8 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
 #endif
 // clang-format on
 #ifndef BN
-#if defined(KERNEL_gemm_tc_3xtf32_wg) || defined(KERNEL_gemm_tc_3xtf32_ws)
+#if defined(KERNEL_gemm_tc_3xtf32_wg) || defined(KERNEL_gemm_tc_3xtf32_ws) || \
+    defined(KERNEL_gemm_tc_3xtf32_f16)
 #define BN 128  // columns of C per work-group: 64 or 128 (the wgmma's N)
 #else
 #define BN 256  // columns of C per work-group: 64, 128 or 256 (the wgmma's N)
@@ -2806,7 +2908,8 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
 #endif
 #endif
 #ifndef STAGES
-#if defined(KERNEL_gemm_tc_3xtf32_wg) || defined(KERNEL_gemm_tc_3xtf32_ws)
+#if defined(KERNEL_gemm_tc_3xtf32_wg) || defined(KERNEL_gemm_tc_3xtf32_ws) || \
+    defined(KERNEL_gemm_tc_3xtf32_f16)
 #define STAGES 4  // local buffers: 2 to 8 (STAGES - 1 K-steps in flight)
 #else
 #define STAGES 3  // 147 KiB of local memory at 128 x 256, BK 32: one work-group per multiprocessor
@@ -2816,7 +2919,7 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
 #define GROUP_M 16  // block rows per band of the swizzled work-group order
 #endif
 #ifndef CHUNK
-#ifdef KERNEL_gemm_tc_3xtf32_ws
+#if defined(KERNEL_gemm_tc_3xtf32_ws) || defined(KERNEL_gemm_tc_3xtf32_f16)
 #define CHUNK 2  // K-steps the tensor cores sum before the FP32 totals take them (64 k at BK 32)
 #else
 #define CHUNK 8  // tc-3xtf32-wg: K-steps the tensor cores sum before the FP32 totals take them
@@ -2825,26 +2928,28 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
 #ifndef TOTALS_MEM
 #define TOTALS_MEM 0  // tc-3xtf32-wg: the FP32 totals in registers (0) or private memory (1)
 #endif
-#if defined(KERNEL_gemm_tc_3xtf32_wg) || defined(KERNEL_gemm_tc_3xtf32_ws)
+#if defined(KERNEL_gemm_tc_3xtf32_wg) || defined(KERNEL_gemm_tc_3xtf32_ws) || \
+    defined(KERNEL_gemm_tc_3xtf32_f16)
 #define WG_3X 1
 #else
 #define WG_3X 0
 #endif
 #if defined(KERNEL_gemm_tc_tf32_tma) || defined(KERNEL_gemm_tc_tf32_rs) ||   \
     defined(KERNEL_gemm_tc_tf32_ws) || defined(KERNEL_gemm_tc_tf32_fused) || \
-    defined(KERNEL_gemm_tc_3xtf32_ws)
+    defined(KERNEL_gemm_tc_3xtf32_ws) || defined(KERNEL_gemm_tc_3xtf32_f16)
 #define WG_TMA_A 1
 #else
 #define WG_TMA_A 0
 #endif
-#if defined(KERNEL_gemm_tc_tf32_rs) || defined(KERNEL_gemm_tc_tf32_ws) || \
-    defined(KERNEL_gemm_tc_tf32_fused) || defined(KERNEL_gemm_tc_3xtf32_ws)
+#if defined(KERNEL_gemm_tc_tf32_rs) || defined(KERNEL_gemm_tc_tf32_ws) ||      \
+    defined(KERNEL_gemm_tc_tf32_fused) || defined(KERNEL_gemm_tc_3xtf32_ws) || \
+    defined(KERNEL_gemm_tc_3xtf32_f16)
 #define WG_RS_A 1
 #else
 #define WG_RS_A 0
 #endif
 #if defined(KERNEL_gemm_tc_tf32_ws) || defined(KERNEL_gemm_tc_tf32_fused) || \
-    defined(KERNEL_gemm_tc_3xtf32_ws)
+    defined(KERNEL_gemm_tc_3xtf32_ws) || defined(KERNEL_gemm_tc_3xtf32_f16)
 #define WG_WS 1
 #else
 #define WG_WS 0
@@ -2853,6 +2958,11 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void pack_operand(
 #define WG_FUSED 1
 #else
 #define WG_FUSED 0
+#endif
+#ifdef KERNEL_gemm_tc_3xtf32_f16
+#define WG_F16 1
+#else
+#define WG_F16 0
 #endif
 
 // A __local pointer's value is its shared-window address, which PTX's shared-memory operands take.
@@ -3094,6 +3204,29 @@ inline void wg_mma_ra_n256(float* d, const uint4 a, const ulong b, const int acc
 }
 #define WG_MMA_RA(n) WG_CAT(wg_mma_ra_n, n)
 
+#if WG_F16
+// d (as above) = A (64 x 16) * B (16 x N), plus d where `accumulate`, FP16 operands: A in
+// registers, four pairs of k 2j, 2j + 1 (low half first) in wg_mma_ra's order of rows and j; B
+// k-major in local memory, untransposed.
+inline void wg_mma_f16_ra_n64(float* d, const uint4 a, const ulong b, const int accumulate) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
+      "//@arch-specific wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {" WG_R32
+      "}, {%32, %33, %34, %35}, %36, p, 1, 1, 0;\n}\n"
+      : WG_D32
+      : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "l"(b), "r"(accumulate));
+}
+inline void wg_mma_f16_ra_n128(float* d, const uint4 a, const ulong b, const int accumulate) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
+      "//@arch-specific wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {" WG_R64
+      "}, {%64, %65, %66, %67}, %68, p, 1, 1, 0;\n}\n"
+      : WG_D64
+      : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "l"(b), "r"(accumulate));
+}
+#define WG_MMA_F16_RA(n) WG_CAT(wg_mma_f16_ra_n, n)
+#endif
+
 // A work-item's warpgroup, and its place in it (0 ... 127): work-groups of (128, BM/64), or
 // tc-tf32-ws's (32, warps), whose first 4 BM/64 warps are the warpgroups.
 inline int wg_group() { return WG_WS ? get_local_id(1) / 4 : get_local_id(1); }
@@ -3143,15 +3276,56 @@ inline uint4 wg_small(const float4 x, const uint4 big) {
   return as_uint4(tc_tf32_4(x - as_float4(big)));
 }
 #endif
+#if WG_F16
+// x as the FP16 pair (big, small): big in the low half (k 2j), small in the high one.
+inline uint wg_f16_pair(const float big, const float small) {
+  uint d;
+  asm("cvt.rn.f16x2.f32 %0, %1, %2;\n" : "=r"(d) : "f"(small), "f"(big));
+  return d;
+}
+// tc-3xtf32-f16: four values' pairs, from their big parts (x - big is exact).
+inline uint4 wg_f16_pairs(const float4 x, const uint4 big) {
+  const float4 b = as_float4(big), small = x - b;
+  return (uint4)(wg_f16_pair(b.x, small.x), wg_f16_pair(b.y, small.y), wg_f16_pair(b.z, small.z),
+                 wg_f16_pair(b.w, small.w));
+}
+#endif
 #if WG_3X && WG_RS_A
 // tc-3xtf32-ws: the fragment's two parts, pinned where they are read, as wg_a_fragment's.
+// tc-3xtf32-f16: the values first scaled by their rows' powers (`scale`: rows r, r + 8), and the
+// second part the FP16 pairs.
 inline void wg_a_parts(__local const float* tile, const int r, const int g, const int t,
-                       const int s, uint4* big, uint4* small) {
+                       const int s, const float2 scale, uint4* big, uint4* small) {
+#if WG_F16
+  const float4 x = wg_a_values(tile, r, g, t, s) * (float4)(scale.x, scale.y, scale.x, scale.y);
+  *big = wg_big(x);
+  *small = wg_f16_pairs(x, *big);
+#else
   const float4 x = wg_a_values(tile, r, g, t, s);
   *big = wg_big(x);
   *small = wg_small(x, *big);
+#endif
   wg_pin_a(big);
   wg_pin_a(small);
+}
+#endif
+#if WG_F16
+// 1 / x for a power of two x = 2^p, |p| <= 126 (line_scale's): exact, with no division.
+inline float wg_inverse_power(const float x) { return as_float((254u << 23) - as_uint(x)); }
+// The sums of the block at (row0, col0) unscaled by their rows' and columns' powers (d in
+// wg_store_c's order: rows r + 8h, columns 8j + 2t, +1), A's first, each product exact.
+inline void wg_unscale(float* d, __global const float* a_scales, __global const float* b_scales,
+                       const int row0, const int col0, const int r, const int t) {
+  const float2 rows =
+      (float2)(wg_inverse_power(a_scales[row0 + r]), wg_inverse_power(a_scales[row0 + r + 8]));
+  _Pragma("unroll") for (int j = 0; j < BN / 8; ++j) {
+    const float2 cols = (float2)(wg_inverse_power(b_scales[col0 + 8 * j + 2 * t]),
+                                 wg_inverse_power(b_scales[col0 + 8 * j + 2 * t + 1]));
+    d[4 * j] = d[4 * j] * rows.x * cols.x;
+    d[4 * j + 1] = d[4 * j + 1] * rows.x * cols.y;
+    d[4 * j + 2] = d[4 * j + 2] * rows.y * cols.x;
+    d[4 * j + 3] = d[4 * j + 3] * rows.y * cols.y;
+  }
 }
 #endif
 
@@ -3327,6 +3501,13 @@ __kernel __attribute__((reqd_work_group_size(32, WG_WS_WARPS + 4, 1))) void gemm
     __global const float* restrict A, __global float* restrict B, __global float* C,
     __global const ulong* a_map, __global const float* restrict b_stored, const int b_rows,
     const int b_cols, const int b_ld, const int b_transposed, __global int* state) {
+#elif WG_F16
+// a_scales and b_scales: line_scale's powers of A's M rows and B's N columns.
+__kernel __attribute__((reqd_work_group_size(32, WG_WS_WARPS + 4, 1))) void gemm_tc_3xtf32_f16(
+    const int M, const int N, const int K, const float alpha, const float beta,
+    __global const float* restrict A, __global const float* restrict B, __global float* C,
+    __global const ulong* a_map, __global const float* restrict a_scales,
+    __global const float* restrict b_scales) {
 #elif WG_3X
 __kernel __attribute__((reqd_work_group_size(32, WG_WS_WARPS + 4, 1))) void gemm_tc_3xtf32_ws(
     const int M, const int N, const int K, const float alpha, const float beta,
@@ -3390,16 +3571,21 @@ __kernel __attribute__((reqd_work_group_size(32, WG_WS_WARPS + 4, 1))) void gemm
     const int g = lane / 4, t = lane % 4;
     const int r = wg_group() * 64 + 16 * (wg_item() / 32) + g;  // rows r and r + 8
     const int phase = wg_group() * (CHUNK / 2);
-    uint4 big[BK / 8], small[BK / 8];
-    wg_a_parts(As[wg_ring_wait(full, 0)], r, g, t, 0, &big[0], &small[0]);
+#if WG_F16
+    const float2 scale = (float2)(a_scales[block.x * BM + r], a_scales[block.x * BM + r + 8]);
+#else
+    const float2 scale = (float2)(1.0f, 1.0f);  // unscaled
+#endif
+    uint4 big[BK / 8], small[BK / 8];  // tc-3xtf32-f16: small[] holds the FP16 pairs
+    wg_a_parts(As[wg_ring_wait(full, 0)], r, g, t, 0, scale, &big[0], &small[0]);
     for (int step = 0; step < tiles; ++step) {
       const int buf = step % STAGES;
       const int fresh = step > 0 && (step + phase) % CHUNK == 0;  // a chunk starts
       _Pragma("unroll") for (int s = 0; s < BK / 8; ++s) {
         if (s + 1 < BK / 8) {
-          wg_a_parts(As[buf], r, g, t, s + 1, &big[s + 1], &small[s + 1]);
+          wg_a_parts(As[buf], r, g, t, s + 1, scale, &big[s + 1], &small[s + 1]);
         } else if (step + 1 < tiles) {
-          wg_a_parts(As[wg_ring_wait(full, step + 1)], r, g, t, 0, &big[0], &small[0]);
+          wg_a_parts(As[wg_ring_wait(full, step + 1)], r, g, t, 0, scale, &big[0], &small[0]);
         }
         if (s == 0 && fresh) {
           wg_wait_all();
@@ -3412,8 +3598,13 @@ __kernel __attribute__((reqd_work_group_size(32, WG_WS_WARPS + 4, 1))) void gemm
         const ulong b_big = wg_descriptor(&Bs[buf][8 * s * BN], BN * 16, 128);
         const ulong b_small = wg_descriptor(&Bs[buf][BN * BK + 8 * s * BN], BN * 16, 128);
         // The small terms first, into a fresh sum where a chunk starts.
+#if WG_F16
+        // b_small is B's pair plane: big x small + small x big in one FP16 wgmma.
+        WG_MMA_F16_RA(BN)(acc, small[s], b_small, s > 0 || !fresh);
+#else
         WG_MMA_RA(BN)(acc, small[s], b_big, s > 0 || !fresh);
         WG_MMA_RA(BN)(acc, big[s], b_small, 1);
+#endif
         WG_MMA_RA(BN)(acc, big[s], b_big, 1);
         wg_commit();
         wg_wait_all_but_two();
@@ -3425,6 +3616,9 @@ __kernel __attribute__((reqd_work_group_size(32, WG_WS_WARPS + 4, 1))) void gemm
       wg_pin(&acc[i]);
       acc[i] += total[i];
     }
+#if WG_F16
+    wg_unscale(acc, a_scales, b_scales, block.x * BM, block.y * BN, r, t);
+#endif
     wg_store_c(C, N, block.x * BM, block.y * BN, alpha, beta, acc);
     return;
 #else
@@ -3713,6 +3907,8 @@ __kernel __attribute__((reqd_work_group_size(128, BM / 64, 1))) void gemm_tc_3xt
 #undef WG_RS_A
 #undef WG_WS
 #undef WG_FUSED
+#undef WG_F16
+#undef WG_MMA_F16_RA
 #undef BM
 #undef BN
 #undef BK

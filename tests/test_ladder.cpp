@@ -56,7 +56,7 @@ TEST(Ladder, TheNamesArePinned) {
                 "tiled-2x2",    "prefetch-reg", "prefetch-local", "transposed-b", "regtile-nolocal",
                 "regtile2d",    "best",         "simt-async",     "tc-tf32",      "tc-3xtf32",
                 "tc-tf32-wg",   "tc-tf32-tma",  "tc-tf32-rs",     "tc-tf32-ws",   "tc-tf32-fused",
-                "tc-3xtf32-wg", "tc-3xtf32-ws"}));
+                "tc-3xtf32-wg", "tc-3xtf32-ws", "tc-3xtf32-f16"}));
 }
 
 TEST(Ladder, EveryStepBuildsOnAnEarlierKernel) {

@@ -88,6 +88,7 @@ const std::map<std::string, std::vector<std::string>> kOtherParams = {
     {"tc-tf32-fused", {"BM=64", "BN=128", "STAGES=2", "GROUP_M=3"}},
     {"tc-3xtf32-wg", {"BM=128", "BN=64", "STAGES=3", "GROUP_M=3", "CHUNK=3", "TOTALS_MEM=1"}},
     {"tc-3xtf32-ws", {"BM=64", "BN=64", "STAGES=2", "GROUP_M=3", "CHUNK=3"}},
+    {"tc-3xtf32-f16", {"BM=64", "BN=64", "STAGES=2", "GROUP_M=3", "CHUNK=3"}},
 };
 
 // beta != 0 reads C0 into every result; beta = 0, the default and most common call, must never
@@ -204,8 +205,9 @@ TEST_P(Oclgrind, CleanWithBetaZero) { expectCleanEverywhere(GetParam(), kWithout
 
 // The tensor-core kernels need NVIDIA's compiler and GPU: oclgrind's simulated device is neither.
 TEST(OclgrindDevice, CannotRunTheTensorCoreKernels) {
-  for (const char* name : {"tc-tf32", "tc-3xtf32", "tc-tf32-wg", "tc-tf32-tma", "tc-tf32-rs",
-                           "tc-tf32-ws", "tc-tf32-fused", "tc-3xtf32-wg", "tc-3xtf32-ws"}) {
+  for (const char* name :
+       {"tc-tf32", "tc-3xtf32", "tc-tf32-wg", "tc-tf32-tma", "tc-tf32-rs", "tc-tf32-ws",
+        "tc-tf32-fused", "tc-3xtf32-wg", "tc-3xtf32-ws", "tc-3xtf32-f16"}) {
     const auto why = clgemm_test::unsupportedOnDevice(name, oclgrindDevice());
     ASSERT_TRUE(why.has_value()) << name << " on " << oclgrindDevice().name;
     EXPECT_NE(why->find("NVIDIA"), std::string::npos) << *why;

@@ -100,7 +100,7 @@ TEST(TensorCoresUnsupportedOn, AmpereAndHopperRunThem) {
 // capability 9.0 only: not on Ampere, nor on what follows.
 TEST(TensorCoresUnsupportedOn, WarpgroupMmaNeedsHopperAndSaysSo) {
   for (const char* name : {"tc-tf32-wg", "tc-tf32-tma", "tc-tf32-rs", "tc-tf32-ws", "tc-tf32-fused",
-                           "tc-3xtf32-wg", "tc-3xtf32-ws"}) {
+                           "tc-3xtf32-wg", "tc-3xtf32-ws", "tc-3xtf32-f16"}) {
     SCOPED_TRACE(name);
     const auto& wg = registryVariant(name);
     EXPECT_EQ(clgemm::unsupportedOn(wg, nvidiaGpu(9, 0)), std::nullopt);
@@ -486,6 +486,34 @@ TEST(TensorCoresConstraints, ThreeTf32WsSplitsInTheWarpSpecialisedPipeline) {
   // B's two planes must fit the 32-bit indices, as tc-3xtf32-wg's.
   EXPECT_THROW(x3.problem_defines(d, packed(128, 32768, 32768)), clgemm::UsageError);
   EXPECT_NO_THROW(x3.problem_defines(d, packed(32768, 128, 32768)));
+}
+
+// tc-3xtf32-f16: tc-3xtf32-ws's parameters, limits and pipeline, with line_scale first, B's two
+// planes (TF32 and FP16 pairs, the same bytes), and its own entry.
+TEST(TensorCoresConstraints, ThreeTf32F16IsTheWsPipelineWithLineScales) {
+  const auto& f16 = registryVariant("tc-3xtf32-f16");
+  const auto& x3 = registryVariant("tc-3xtf32-ws");
+  const auto d = definesOf(f16, {});
+  EXPECT_EQ(violations("tc-3xtf32-f16", {}), std::nullopt);
+  EXPECT_EQ(f16.entry, "gemm_tc_3xtf32_f16");
+  EXPECT_EQ(f16.builds_on, "tc-3xtf32-ws");
+  EXPECT_EQ(f16.arithmetic, clgemm::Arithmetic::k3xTf32);  // judged by the FP32 threshold
+  EXPECT_EQ(f16.line_scale_entry, "line_scale");
+  EXPECT_TRUE(x3.line_scale_entry.empty());
+  EXPECT_EQ(f16.pack_planes, x3.pack_planes);
+  EXPECT_EQ(f16.tensor_map_entry, x3.tensor_map_entry);
+  ASSERT_EQ(f16.params.size(), x3.params.size());
+  for (std::size_t i = 0; i < f16.params.size(); ++i) {
+    EXPECT_EQ(f16.params[i].name, x3.params[i].name);
+    EXPECT_EQ(f16.params[i].default_value, x3.params[i].default_value);
+  }
+  EXPECT_EQ(f16.local_mem_bytes(d), x3.local_mem_bytes(definesOf(x3, {})));
+  // line_scale reads A and B once more than tc-3xtf32-ws's traffic.
+  EXPECT_DOUBLE_EQ(
+      f16.global_bytes(d, 4096, 2048, 1024) - x3.global_bytes(definesOf(x3, {}), 4096, 2048, 1024),
+      4.0 * (4096.0 + 2048.0) * 1024.0);
+  const std::string why = refused("tc-3xtf32-f16", {"BK=16"});
+  EXPECT_NE(why.find("BK=16 must be 32"), std::string::npos) << why;
 }
 
 TEST(TensorCoresConstraints, LocalMemoryOfTheDefaults) {

@@ -17,7 +17,7 @@ namespace clgemm {
 // Each family's variants, in the ladder's order.
 std::vector<Variant> ladderVariants();      // ladder.cpp: naive-global ... regtile2d
 std::vector<Variant> bestVariants();        // best.cpp: best, simt-async
-std::vector<Variant> tensorCoreVariants();  // tensor_cores.cpp: tc-tf32 ... tc-3xtf32-wg
+std::vector<Variant> tensorCoreVariants();  // tensor_cores.cpp: tc-tf32 ... tc-3xtf32-f16
 std::vector<Variant> cpuPathVariants();     // cpu_paths.cpp: cpu-naive ... cpu-packed
 std::vector<Variant> baselineVariants();    // baselines.cpp: clblast, openblas, cublas, cublas-tf32
 

@@ -234,6 +234,14 @@ struct Variant {
   // allocated, as many as this returns for the padded N and K (the GEMM's own bookkeeping).
   std::function<std::size_t(const ResolvedDefines&, int n, int k)> gemm_packs_b;
 
+  // Optional (tc-3xtf32-f16): before the packing, the helper `line_scale_entry` writes, for each
+  // line of A (its M rows) and of B (its N columns), the power of two that brings the line's
+  // largest magnitude into FP16's range, in one launch (for A, then for B: source rows, cols, ld,
+  // transposed, source, lines, destination; the source as the packing helper reads it, M and N
+  // padded). The packing helper then takes B's powers after its destination, and the GEMM takes
+  // A's and B's after the tensor map.
+  std::string line_scale_entry;
+
   // Optional: the block of C (rows, columns) one work-group computes with these parameters, for a
   // kernel whose grid has one work-group per block. Where given, a size none of the device's
   // entries was tuned for may take another entry than the nearest size's, whose blocks spread

@@ -1,6 +1,6 @@
 // The tensor-core kernels (NVIDIA only, inline PTX): tc-tf32 and tc-3xtf32 on mma.sync, and
-// tc-tf32-wg, its successors (tc-tf32-tma, -rs, -ws, -fused), tc-3xtf32-wg and tc-3xtf32-ws on
-// Hopper's warpgroup MMA.
+// tc-tf32-wg, its successors (tc-tf32-tma, -rs, -ws, -fused), tc-3xtf32-wg, tc-3xtf32-ws and
+// tc-3xtf32-f16 on Hopper's warpgroup MMA.
 #include <algorithm>
 #include <limits>
 #include <string>
@@ -449,12 +449,36 @@ Variant tc3xTf32Ws() {
   return v;
 }
 
+// tc-3xtf32-ws with the two small products in one FP16 wgmma (twice TF32's rate per k), every
+// line of A and B first scaled by a power of two into FP16's range (line_scale).
+Variant tc3xTf32F16() {
+  Variant v = successorOf(
+      tc3xTf32Ws(), "tc-3xtf32-f16", "gemm_tc_3xtf32_f16",
+      "NVIDIA Hopper tensor cores with error compensation as tc-3xtf32-ws, the two small products "
+      "in one FP16 wgmma: big x big in TF32, big x small + small x big in FP16 at twice TF32's "
+      "rate, each line of A and B scaled by a power of two into FP16's range, FP32 accuracy "
+      "(judged by the FP32 threshold)",
+      "replaces tc-3xtf32-ws's two TF32 wgmmas of small parts by one FP16 wgmma of 16 k: each "
+      "value's big part (exact in FP16, which has TF32's 11 bits) and small part become an FP16 "
+      "pair, A's in registers and B's in a pair plane laid out as its TF32 plane, so that an 8-k "
+      "block costs two TF32 wgmmas' time instead of three; a helper first finds each line's power "
+      "of two (its largest magnitude to [2^14, 2^15)), the packing and the work-items scale by it "
+      "and the epilogue divides it out, all exactly");
+  v.line_scale_entry = "line_scale";
+  // line_scale reads A and B once more.
+  const auto ws_bytes = v.global_bytes;
+  v.global_bytes = [ws_bytes](const ResolvedDefines& d, int m, int n, int k, std::size_t element) {
+    return ws_bytes(d, m, n, k, element) + double(sizeof(float)) * (double(m) + double(n)) * k;
+  };
+  return v;
+}
+
 }  // namespace
 
 std::vector<Variant> tensorCoreVariants() {
   return {
       tcTf32(),   tc3xTf32(),    tcTf32Wg(),   tcTf32Tma(),  tcTf32Rs(),
-      tcTf32Ws(), tcTf32Fused(), tc3xTf32Wg(), tc3xTf32Ws(),
+      tcTf32Ws(), tcTf32Fused(), tc3xTf32Wg(), tc3xTf32Ws(), tc3xTf32F16(),
   };
 }
 

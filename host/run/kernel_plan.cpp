@@ -99,6 +99,8 @@ KernelPlan::KernelPlan(const Variant& variant, const ResolvedDefines& defines,
   for (const int operand : {0, 1})
     if (launchesPack(operand))
       checkVariantConfig(info_, variant, defines, packShape(variant, operand), element_bytes);
+  if (!variant.line_scale_entry.empty())
+    checkVariantConfig(info_, variant, defines, lineScaleShape(), element_bytes);
   if (strips_) {
     // One launch for both strips: a group per work-group of 16 x 32 (kernels.cl's
     // gemm_edge_strip), the rows below m0 (every column), then the columns right of n0, of the
@@ -123,6 +125,8 @@ KernelPlan::KernelPlan(const Variant& variant, const ResolvedDefines& defines,
     if (launchesPack(operand))
       packs_[std::size_t(operand)] =
           helperLaunch(built, variant, variant.pack_entry, packShape(variant, operand));
+  if (!variant.line_scale_entry.empty())
+    line_scale_ = helperLaunch(built, variant, variant.line_scale_entry, lineScaleShape());
   if (!variant.tensor_map_entry.empty()) {
     a_box_ = variant.a_box(defines);
     tensor_map_ = helperLaunch(built, variant, variant.tensor_map_entry,
@@ -338,6 +342,16 @@ LaunchShape KernelPlan::packShape(const Variant& variant, int operand) const {
   return variant.pack_shape(operand == 0 ? size.m : size.n, size.k);
 }
 
+// The launch of line_scale for A's M rows and B's N columns at the GEMM's (padded) size: a
+// work-group of 32 x 8 per 8 lines of either (kernels.cl).
+LaunchShape KernelPlan::lineScaleShape() const {
+  const PaddedSizes size = gemmSize();
+  const auto groups = [](int lines) { return (std::size_t(lines) + 7) / 8; };
+  return LaunchShape{{32, (groups(size.m) + groups(size.n)) * 8},
+                     {32, 8},
+                     "line_scale's fixed 32 x 8, 8 lines each"};
+}
+
 // The scratch matrices, at the first bind (after A, B and C exist, so a bad define never waits
 // for them): B transposed, the copies (each packed, its ld its width), the packed operands.
 void KernelPlan::allocateScratch(const ScratchAllocator& scratch) {
@@ -363,6 +377,11 @@ void KernelPlan::allocateScratch(const ScratchAllocator& scratch) {
       b_packed_ = scratch(planes(1) * std::size_t(g.n) * std::size_t(g.k), "B packed", false);
     // Ints, as many floats: packing variants are FP32 only.
     if (gemm_packs_b_) pack_state_ = scratch(gemm_packs_b_, "B's packing state", true);
+  }
+  if (line_scale_) {
+    // Floats: the variants with line scales are FP32 only.
+    a_scales_ = scratch(std::size_t(g.m), "A's line scales", false);
+    b_scales_ = scratch(std::size_t(g.n), "B's line scales", false);
   }
   if (split_) {
     split_sums_ =
@@ -461,12 +480,34 @@ void KernelPlan::bindPacks(const PlanOperands& o) {
   args(1, rm_.b, kernelB(o), size.n, b_packed_);
 }
 
+// line_scale's arguments, A's then B's (source rows, cols, ld, transposed, buffer; lines,
+// destination): each operand as the packing helper reads it. Packed B takes B's powers, the GEMM
+// both.
+void KernelPlan::bindLineScales(const PlanOperands& o) {
+  const PaddedSizes size = gemmSize();
+  cl::Kernel& kernel = line_scale_->kernel;
+  const auto args = [&](cl_uint first, const MatrixStorage& src_storage, const cl::Buffer& src,
+                        int lines, const cl::Buffer& dst) {
+    kernel.setArg(first, src_storage.rows);
+    kernel.setArg(first + 1, src_storage.cols);
+    kernel.setArg(first + 2, src_storage.ld);
+    kernel.setArg(first + 3, src_storage.transposed ? 1 : 0);
+    kernel.setArg(first + 4, src);
+    kernel.setArg(first + 5, lines);
+    kernel.setArg(first + 6, dst);
+  };
+  args(0, rm_.a, kernelA(o), size.m, a_scales_);
+  args(7, rm_.b, kernelB(o), size.n, b_scales_);
+  if (launchesPack(1)) packs_[1]->kernel.setArg(9, b_scales_);
+}
+
 std::vector<Launch> KernelPlan::bind(const PlanOperands& o, double alpha, double beta,
                                      const ScratchAllocator& scratch) {
   try {
     allocateScratch(scratch);
     bindCopies(o);
     if (packing_) bindPacks(o);
+    if (line_scale_) bindLineScales(o);
     // A, B and C as the GEMM (or transpose_b, or the edge strips) reads them where no packing
     // helper stands between: their copies where made.
     const cl::Buffer& gemm_a = allocated(a_copy_) ? a_copy_ : kernelA(o);
@@ -503,6 +544,10 @@ std::vector<Launch> KernelPlan::bind(const PlanOperands& o, double alpha, double
       tensor_map_->kernel.setArg(1, sizeof(a_map_bytes_), a_map_bytes_.data());
       tensor_map_->kernel.setArg(2, gemm_a);
       k.setArg(8, a_map_);
+    }
+    if (line_scale_) {
+      k.setArg(9, a_scales_);
+      k.setArg(10, b_scales_);
     }
     if (gemm_packs_b_) {
       // B as stored, as the packing helper would read it (bindPacks).
@@ -546,6 +591,7 @@ std::vector<Launch> KernelPlan::bind(const PlanOperands& o, double alpha, double
   if (allocated(b_copy_)) launches.push_back(copies_[kBIn]);
   if (allocated(c_copy_) && beta != 0.0) launches.push_back(copies_[kCIn]);
   if (transpose_) launches.push_back(*transpose_);
+  if (line_scale_) launches.push_back(*line_scale_);
   for (const auto& pack : packs_)
     if (pack) launches.push_back(*pack);
   if (tensor_map_) launches.push_back(*tensor_map_);

@@ -82,6 +82,7 @@ class KernelPlan {
   std::pair<int, int> copySize(Copy c) const;
   LaunchShape copyShape(const Variant& variant, Copy c) const;
   LaunchShape packShape(const Variant& variant, int operand) const;
+  LaunchShape lineScaleShape() const;
   void chooseWaveSplit(const Variant& variant, const ResolvedDefines& defines,
                        const PlanTarget& target, std::ostream* log);
   void chooseStripsInGemm(const Variant& variant, const ResolvedDefines& defines,
@@ -104,6 +105,7 @@ class KernelPlan {
   void allocateScratch(const ScratchAllocator& scratch);
   void bindCopies(const PlanOperands& operands);
   void bindPacks(const PlanOperands& operands);
+  void bindLineScales(const PlanOperands& operands);
   // The problem the GEMM kernel runs: the padded one, or the caller's in the row-major view.
   PaddedSizes gemmSize() const { return padded_ ? *padded_ : PaddedSizes{rm_.m, rm_.n, rm_.k}; }
   // The block of it the GEMM's grid covers: all of it, or what edge strips leave (a dimension
@@ -137,6 +139,8 @@ class KernelPlan {
   }
   // The ints of the GEMM's own packing bookkeeping (Variant::gemm_packs_b); 0: it packs nothing.
   std::size_t gemm_packs_b_ = 0;
+  // The lines' powers of two (Variant::line_scale_entry): the helper's launch, A's and B's.
+  std::optional<Launch> line_scale_;
   // A's tensor map (variant.tensor_map_entry): the host's encoding and the helper that writes it,
   // with A's address, into a_map_ before each GEMM.
   std::optional<Launch> tensor_map_;
@@ -165,6 +169,7 @@ class KernelPlan {
   // operands (null where not needed).
   bool allocated_ = false;
   cl::Buffer bt_, a_copy_, b_copy_, c_copy_, a_packed_, b_packed_, a_map_, pack_state_;
+  cl::Buffer a_scales_, b_scales_;        // line_scale's powers of A's rows and B's columns
   cl::Buffer split_sums_, split_counts_;  // the split's slots and its per-tile counts
   KernelFigures figures_;
   std::vector<ResolvedDefine> derived_;
