@@ -3175,55 +3175,41 @@ inline void wg_mma_n256(float* d, const ulong a, const ulong b, const int accumu
 #define WG_CAT(a, b) a##b
 #define WG_MMA(n) WG_CAT(wg_mma_n, n)
 
+// The wgmma wrappers with A in registers: `name` runs `instr` (its shape and types) on the N/2
+// accumulators of `regs` = N/2 (WG_D, WG_R), A's four 32-bit registers (WG_RA_A: the operands
+// after the accumulators) and B's descriptor, scale-d from `accumulate` (operand WG_RA_P);
+// `tail` is what the instruction takes after the scales of A and B (1, 1). The preprocessor
+// cannot number the operands, so each N names its own.
+#define WG_RA_A32 "{%32, %33, %34, %35}, %36"
+#define WG_RA_P32 "%37"
+#define WG_RA_A64 "{%64, %65, %66, %67}, %68"
+#define WG_RA_P64 "%69"
+#define WG_RA_A128 "{%128, %129, %130, %131}, %132"
+#define WG_RA_P128 "%133"
+#define WG_MMA_RA_DEFINE(name, instr, regs, tail)                                       \
+  inline void name(float* d, const uint4 a, const ulong b, const int accumulate) {      \
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " WG_RA_P##regs                      \
+                 ", 0;\n"                                                               \
+                 "//@arch-specific wgmma.mma_async.sync.aligned." instr " {" WG_R##regs \
+                 "}, " WG_RA_A##regs ", p, 1, 1" tail ";\n}\n"                          \
+                 : WG_D##regs                                                           \
+                 : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "l"(b), "r"(accumulate));    \
+  }
+
 // d (as above) = A (64 x 8) * B (8 x N), plus d where `accumulate`, A in registers: this
 // work-item's four TF32 values a, rows g, g + 8 of its warp's 16, k t, t + 4 (a.x: g, t;
 // a.y: g + 8, t; a.z: g, t + 4; a.w: g + 8, t + 4).
-inline void wg_mma_ra_n64(float* d, const uint4 a, const ulong b, const int accumulate) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
-      "//@arch-specific wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {" WG_R32
-      "}, {%32, %33, %34, %35}, %36, p, 1, 1;\n}\n"
-      : WG_D32
-      : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "l"(b), "r"(accumulate));
-}
-inline void wg_mma_ra_n128(float* d, const uint4 a, const ulong b, const int accumulate) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
-      "//@arch-specific wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {" WG_R64
-      "}, {%64, %65, %66, %67}, %68, p, 1, 1;\n}\n"
-      : WG_D64
-      : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "l"(b), "r"(accumulate));
-}
-inline void wg_mma_ra_n256(float* d, const uint4 a, const ulong b, const int accumulate) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %133, 0;\n"
-      "//@arch-specific wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 {" WG_R128
-      "}, {%128, %129, %130, %131}, %132, p, 1, 1;\n}\n"
-      : WG_D128
-      : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "l"(b), "r"(accumulate));
-}
+WG_MMA_RA_DEFINE(wg_mma_ra_n64, "m64n64k8.f32.tf32.tf32", 32, "")
+WG_MMA_RA_DEFINE(wg_mma_ra_n128, "m64n128k8.f32.tf32.tf32", 64, "")
+WG_MMA_RA_DEFINE(wg_mma_ra_n256, "m64n256k8.f32.tf32.tf32", 128, "")
 #define WG_MMA_RA(n) WG_CAT(wg_mma_ra_n, n)
 
 #if WG_F16
 // d (as above) = A (64 x 16) * B (16 x N), plus d where `accumulate`, FP16 operands: A in
 // registers, four pairs of k 2j, 2j + 1 (low half first) in wg_mma_ra's order of rows and j; B
-// k-major in local memory, untransposed.
-inline void wg_mma_f16_ra_n64(float* d, const uint4 a, const ulong b, const int accumulate) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
-      "//@arch-specific wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {" WG_R32
-      "}, {%32, %33, %34, %35}, %36, p, 1, 1, 0;\n}\n"
-      : WG_D32
-      : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "l"(b), "r"(accumulate));
-}
-inline void wg_mma_f16_ra_n128(float* d, const uint4 a, const ulong b, const int accumulate) {
-  asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
-      "//@arch-specific wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {" WG_R64
-      "}, {%64, %65, %66, %67}, %68, p, 1, 1, 0;\n}\n"
-      : WG_D64
-      : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "l"(b), "r"(accumulate));
-}
+// k-major in local memory, untransposed (the tail's imm-trans-b 0).
+WG_MMA_RA_DEFINE(wg_mma_f16_ra_n64, "m64n64k16.f32.f16.f16", 32, ", 0")
+WG_MMA_RA_DEFINE(wg_mma_f16_ra_n128, "m64n128k16.f32.f16.f16", 64, ", 0")
 #define WG_MMA_F16_RA(n) WG_CAT(wg_mma_f16_ra_n, n)
 #endif
 
