@@ -100,21 +100,28 @@ std::pair<cl::Event, cl::Event> enqueueLaunches(cl::CommandQueue& queue,
                                                 const std::vector<Launch>& launches,
                                                 const std::vector<cl::Event>* wait,
                                                 std::vector<cl::Event>* events) {
+  // An event only where something reads it: the first launch's and the last's (the span, the
+  // caller's completion), every one where the caller asks, and each launch's for the next on an
+  // out-of-order queue (a copy, then the GEMM that reads it; an in-order queue implies that). On
+  // NVIDIA's driver a launch that returns an event on a profiling queue keeps the host 13-14 us,
+  // one without 5.5 (H200, 580.159.04; docs/performance.md, session 24).
+  const bool chain = (queue.getInfo<CL_QUEUE_PROPERTIES>() &
+                      cl_command_queue_properties(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) != 0;
   cl::Event first, last;
   if (events) events->clear();
   std::vector<cl::Event> previous;
   for (std::size_t l = 0; l < launches.size(); ++l) {
     const LaunchShape& shape = launches[l].shape;
+    const bool is_last = l + 1 == launches.size();
     cl::Event event;
-    // Each launch after the one before: implied on an in-order queue, needed on the library
-    // caller's queue if it is out of order (a copy, then the GEMM that reads it).
     queue.enqueueNDRangeKernel(
         launches[l].kernel, cl::NullRange, cl::NDRange(shape.global[0], shape.global[1]),
-        cl::NDRange(shape.local[0], shape.local[1]), l == 0 ? wait : &previous, &event);
+        cl::NDRange(shape.local[0], shape.local[1]), l == 0 ? wait : (chain ? &previous : nullptr),
+        l == 0 || is_last || events || chain ? &event : nullptr);
     if (l == 0) first = event;
+    if (is_last) last = event;
     if (events) events->push_back(event);
-    last = event;
-    previous = {event};
+    if (chain) previous = {event};
   }
   return {first, last};
 }
@@ -124,22 +131,25 @@ Timings timeKernels(cl::CommandQueue& queue, const std::vector<Launch>& launches
   Timings timings;
   const bool helpers =
       std::any_of(launches.begin(), launches.end(), [](const Launch& l) { return l.helper; });
-  std::vector<cl::Event> events;
   try {
     for (int i = 0; i < warmup + reps; ++i) {
       prepare();
-      const auto [first, last] = enqueueLaunches(queue, launches, nullptr, &events);
+      const auto [first, last] = enqueueLaunches(queue, launches);
       last.wait();  // the queue is in order: the last launch ends after the others
-      if (i < warmup) continue;
-      timings.ms.push_back(eventSpanMs(first, last));
-      // Each helper from its own start to its own end: the gaps between launches stay in ms
-      // alone, so ms - helper_ms is the GEMM kernel's time and those gaps.
-      if (helpers) {
-        double helper_ms = 0.0;
-        for (std::size_t l = 0; l < launches.size(); ++l)
-          if (launches[l].helper) helper_ms += eventSpanMs(events[l], events[l]);
-        timings.helper_ms.push_back(helper_ms);
-      }
+      if (i >= warmup) timings.ms.push_back(eventSpanMs(first, last));
+    }
+    // The helpers' own spans from runs of their own, with an event on every launch: the timed
+    // runs above carry only the two they need, so that the host's time per launch (13-14 us with
+    // a profiling event on NVIDIA's driver, 5.5 without) leaves the GPU idle less after a short
+    // helper. ms - helper_ms is then the GEMM kernel's time and the gaps between the launches.
+    std::vector<cl::Event> events;
+    for (int i = 0; helpers && i < reps; ++i) {
+      prepare();
+      enqueueLaunches(queue, launches, nullptr, &events).second.wait();
+      double helper_ms = 0.0;
+      for (std::size_t l = 0; l < launches.size(); ++l)
+        if (launches[l].helper) helper_ms += eventSpanMs(events[l], events[l]);
+      timings.helper_ms.push_back(helper_ms);
     }
     queue.finish();
   } catch (const cl::Error& e) {

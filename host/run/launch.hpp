@@ -55,7 +55,8 @@ struct Launch {
 double eventSpanMs(const cl::Event& from, const cl::Event& to);
 
 // Enqueues `launches` in order without waiting, the first after the events in `wait` (if any);
-// returns the first launch's event and the last's, and every launch's in `events` if given.
+// returns the first launch's event and the last's, and every launch's in `events` if given (the
+// others get none on an in-order queue).
 std::pair<cl::Event, cl::Event> enqueueLaunches(cl::CommandQueue& queue,
                                                 const std::vector<Launch>& launches,
                                                 const std::vector<cl::Event>* wait = nullptr,
@@ -63,9 +64,10 @@ std::pair<cl::Event, cl::Event> enqueueLaunches(cl::CommandQueue& queue,
 
 // Runs `warmup` untimed and `reps` timed repetitions of `launches` (in order: a helper kernel, then
 // the GEMM), timed with profiling events from the start of the first launch to the end of the
-// last; where some launches are helpers, also the sum of their own spans per repetition
-// (helper_ms). `prepare` is enqueued before every repetition (it resets or poisons C) and is not
-// part of the timed interval.
+// last, with events on those two alone; where some launches are helpers, also the sum of their own
+// spans per repetition (helper_ms), from `reps` runs more with an event on every launch. `prepare`
+// is enqueued before every repetition (it resets or poisons C) and is not part of the timed
+// interval.
 Timings timeKernels(cl::CommandQueue& queue, const std::vector<Launch>& launches, int warmup,
                     int reps, const std::function<void()>& prepare);
 
