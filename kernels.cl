@@ -1515,6 +1515,12 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 #ifndef B_LD
 #define B_LD 0  // edges, N not a multiple of 4: B read from a copy with lines this far apart (host)
 #endif
+#ifndef LOCAL_SPARE
+#define LOCAL_SPARE 0  // floats more per row of both local tiles, a multiple of 32 (the host's)
+#endif
+#if LOCAL_SPARE % 32 != 0
+#error "LOCAL_SPARE: a multiple of 32 floats, so that every row keeps its banks"
+#endif
 // B's lines: a copy's, a multiple of 32 floats apart, where the host realigns an unaligned B for
 // the edges path (B_LD; columns N ... B_LD - 1 of it zeros), else N apart.
 #define SA_LDB (B_LD > 0 ? B_LD : N)
@@ -1830,8 +1836,13 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
 #endif
 ) {
   // Rows of a multiple of 4 floats, 16-byte aligned: every float4 read is one 128-bit load.
-  __local float As[STAGES][BK][BM + PADA] __attribute__((aligned(16)));  // As[k][m]: A^T
-  __local float Bs[STAGES][BK][BN + PADB] __attribute__((aligned(16)));
+  // LOCAL_SPARE, unused floats at the end of every row, holds the work-groups an SM takes to the
+  // plain build's (KernelPlan::holdPlainOccupancy): where ptxas gave a build for edges or strips
+  // fewer registers (116-128 against 144-155, to fit four 64 x 128 work-groups per SM instead of
+  // three), that build ran 5-16% slower at 1025^3-1031^3, 1668^3 and 1800^3 on the H200 than the
+  // same one held to three (docs/performance.md, 2026-12-03, session 28).
+  __local float As[STAGES][BK][BM + PADA + LOCAL_SPARE] __attribute__((aligned(16)));  // A^T
+  __local float Bs[STAGES][BK][BN + PADB + LOCAL_SPARE] __attribute__((aligned(16)));
 
   const int tx = get_local_id(0), ty = get_local_id(1);
   const int tid = ty * (BN / TN) + tx;
@@ -2188,6 +2199,7 @@ __kernel __attribute__((reqd_work_group_size(ES_LINES, ES_SLICES, 1))) void gemm
 #undef PEEL_N
 #undef FUSE_STRIPS
 #undef STRIPS_IN_GEMM
+#undef LOCAL_SPARE
 #undef C_LD
 #undef SA_LDC
 #undef B_LD

@@ -237,6 +237,32 @@ TEST(Occupancy, EmptyGroupFitsNothing) {
   EXPECT_EQ(o.limited_by, "work-items");
 }
 
+// simt-async's 64 x 128 x 16 build in two stages: 25620 bytes of local memory (ptxas's 25600 of
+// tiles and 20 more), 256 bytes per float added to every row of both tiles (2 stages x 16 rows x
+// 2 tiles x 4 bytes). On sm_90 a group takes roundUp(bytes + 1024, 128) of the 233472.
+TEST(SpareLocalFloats, TheLeastMultipleOf32ThatHoldsTheGroupsPerUnit) {
+  const auto h100 = nvidia(9, 0);
+  // 8 groups as built (26752 per group). Three: more than 233472 / 4 = 58368 per group, so
+  // 25620 + 256 f + 1024 > 58368: f = 128 (59520 per group, 3.9), not 96 (51328, 4.5).
+  EXPECT_EQ(clgemm::spareLocalFloatsToHold(h100, 25620, 3, 256, 32, 227u * 1024), 128);
+  // Four: more than 46694 per group: 96 (4.5 -> 4), not 64 (43136, 5.4).
+  EXPECT_EQ(clgemm::spareLocalFloatsToHold(h100, 25620, 4, 256, 32, 227u * 1024), 96);
+  // One: more than 116736 per group: 352 (116864, 1.997), not 320 (108672, 2.1).
+  EXPECT_EQ(clgemm::spareLocalFloatsToHold(h100, 25620, 1, 256, 32, 227u * 1024), 352);
+  // Already held to 8 or more: nothing to add.
+  EXPECT_EQ(clgemm::spareLocalFloatsToHold(h100, 25620, 8, 256, 32, 227u * 1024), 0);
+  EXPECT_EQ(clgemm::spareLocalFloatsToHold(h100, 25620, 12, 256, 32, 227u * 1024), 0);
+}
+
+TEST(SpareLocalFloats, NothingWhereTheGroupWouldPassItsLimitOrNoCountIsAsked) {
+  const auto h100 = nvidia(9, 0);
+  // Three groups need 57345 bytes or more: not within a 48 KiB limit.
+  EXPECT_FALSE(clgemm::spareLocalFloatsToHold(h100, 25620, 3, 256, 32, 48u * 1024).has_value());
+  // Zero groups, or floats of no bytes, are no answer.
+  EXPECT_FALSE(clgemm::spareLocalFloatsToHold(h100, 25620, 0, 256, 32, 227u * 1024).has_value());
+  EXPECT_FALSE(clgemm::spareLocalFloatsToHold(h100, 25620, 3, 0, 32, 227u * 1024).has_value());
+}
+
 TEST(OccupancyDescribe, OneLine) {
   Occupancy o;
   o.groups_per_unit = 1;

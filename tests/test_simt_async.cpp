@@ -443,14 +443,16 @@ TEST(SimtAsyncWaveSplit, ASplitFillsAtMostTheLastRoundOrLightensTheBusiestUnit) 
 
 struct Tiles {
   int bm, bn, bk, tm, tn, stages;
-  int akm = 0;   // A_KM: A given as A^T (K x M), read by 16-byte copies
-  int edge = 0;  // EDGE: sizes off the tiles; 1: N a multiple of 4, 2: not (VEC_N = 0)
+  int akm = 0;    // A_KM: A given as A^T (K x M), read by 16-byte copies
+  int edge = 0;   // EDGE: sizes off the tiles; 1: N a multiple of 4, 2: not (VEC_N = 0)
+  int spare = 0;  // LOCAL_SPARE: unused floats at the end of every local row (the host's hold)
 };
 
 std::string label(const Tiles& t) {
   return std::to_string(t.bm) + "x" + std::to_string(t.bn) + "x" + std::to_string(t.bk) + "_" +
          std::to_string(t.tm) + "x" + std::to_string(t.tn) + "_s" + std::to_string(t.stages) +
-         (t.akm ? "_at" : "") + (t.edge ? t.edge == 2 ? "_edge_unaligned" : "_edge" : "");
+         (t.akm ? "_at" : "") + (t.edge ? t.edge == 2 ? "_edge_unaligned" : "_edge" : "") +
+         (t.spare ? "_spare" + std::to_string(t.spare) : "");
 }
 
 // The worst |C - reference| over every element of an m x n x k product (row-major, packed), each
@@ -486,7 +488,7 @@ std::string tileOptions(const Tiles& t) {
          " -D BK=" + std::to_string(t.bk) + " -D TM=" + std::to_string(t.tm) +
          " -D TN=" + std::to_string(t.tn) + " -D STAGES=" + std::to_string(t.stages) +
          " -D A_KM=" + std::to_string(t.akm) + " -D EDGE=" + (t.edge ? "1" : "0") +
-         " -D VEC_N=" + (t.edge == 2 ? "0" : "1");
+         " -D VEC_N=" + (t.edge == 2 ? "0" : "1") + " -D LOCAL_SPARE=" + std::to_string(t.spare);
 }
 
 // Random A (-1..1), B and C of an M x N x K problem (C NaN where beta = 0: a kernel that read it
@@ -600,7 +602,10 @@ INSTANTIATE_TEST_SUITE_P(
                       Tiles{128, 128, 16, 8, 8, 2, 0, 1}, Tiles{128, 128, 32, 8, 8, 2, 0, 1},
                       Tiles{256, 64, 8, 16, 8, 3, 0, 1}, Tiles{64, 128, 32, 8, 8, 4, 0, 1},
                       Tiles{128, 128, 16, 8, 8, 2, 0, 2}, Tiles{256, 64, 8, 16, 8, 3, 0, 2},
-                      Tiles{64, 128, 32, 8, 8, 4, 0, 2}),
+                      Tiles{64, 128, 32, 8, 8, 4, 0, 2},
+                      // rows longer by floats nothing reads (the host's hold on occupancy)
+                      Tiles{64, 128, 16, 8, 8, 2, 0, 2, 32},
+                      Tiles{128, 128, 16, 8, 8, 2, 1, 0, 64}),
     [](const auto& info) { return label(info.param); });
 
 // ------------------------------------------------------------------------------------------------
@@ -611,9 +616,9 @@ INSTANTIATE_TEST_SUITE_P(
 
 struct SplitTiles {
   Tiles tiles;
-  int steps;  // K-steps; with EDGE K is one short of them (a partial last K-step)
-  int whole;  // SK_WHOLE, of the 2 x 3 blocks' 6 tiles
-  int parts;  // SK_PARTS: work-groups per later tile
+  int steps;           // K-steps; with EDGE K is one short of them (a partial last K-step)
+  int whole;           // SK_WHOLE, of the 2 x 3 blocks' 6 tiles
+  int parts;           // SK_PARTS: work-groups per later tile
   int float_sums = 0;  // SK_FLOAT_SUMS: the parts' sums stored float by float
   int apart = 0;       // SK_APART: the whole tiles in a launch before, built with WHOLE_LINE
 };
@@ -728,6 +733,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         // two split tiles, the last block column, in 3 parts
         SplitTiles{Tiles{64, 64, 16, 8, 4, 2}, 11, 4, 3},
+        SplitTiles{Tiles{64, 64, 16, 8, 4, 2, 0, 0, 32}, 11, 4, 3},
         // every tile split, in 2 parts of 6 and 7 K-steps, the last one partial
         SplitTiles{Tiles{64, 128, 32, 8, 8, 4, 0, 1}, 13, 0, 2},
         // N odd (B's lines copied four bytes at a time), 4 parts
@@ -903,6 +909,43 @@ TEST(SimtAsyncAlignedB, AnUnalignedBOnTheEdgesPathIsCopiedIntoLinesOf32FloatsFro
   const auto why = clgemm::constraintViolations(v, clgemm_test::definesOf(v, {"ALIGN_B_FROM=-1"}));
   ASSERT_TRUE(why.has_value());
   EXPECT_NE(why->find("ALIGN_B_FROM"), std::string::npos) << *why;
+}
+
+// The host's hold on occupancy (Variant::occupancy_hold) counts the bytes LOCAL_SPARE adds as the
+// kernel declares them, and its plain problem is one the kernel takes whole: none of the edges'
+// defines, no strips, no copies.
+TEST(SimtAsyncOccupancyHold, SpareFloatsAddTheBytesTheHostCountsAndThePlainProblemIsWhole) {
+  const clgemm::Variant v = registryVariant("simt-async");
+  ASSERT_TRUE(v.occupancy_hold.has_value());
+  const auto& hold = *v.occupancy_hold;
+  EXPECT_EQ(hold.define, "LOCAL_SPARE");
+  EXPECT_EQ(hold.step, 32);
+  const auto d = clgemm_test::definesOf(v, {"BM=64", "BN=128", "BK=16", "STAGES=2"});
+  const clgemm::RowMajorGemm plain = hold.plain_problem(d);
+  EXPECT_TRUE(clgemm::family::isTileMultiple(d, plain.m, plain.n, plain.k));
+  EXPECT_TRUE(plain.a.packedRowMajor() && plain.b.packedRowMajor() && plain.c.packedRowMajor());
+  for (const auto& p : v.problem_defines(d, plain)) {
+    if (p.name == "EDGE" || p.name == "PEEL_M" || p.name == "PEEL_N" || p.name == "A_KM")
+      EXPECT_EQ(p.value, "0") << p.name;
+    else if (p.name == "VEC_N")
+      EXPECT_EQ(p.value, "1");
+    else
+      ADD_FAILURE() << "the plain problem has " << p.name << "=" << p.value;
+  }
+  EXPECT_FALSE(v.edge_strips(d, plain).has_value());
+
+  const clgemm::SelectedDevice device = clgemm::selectDevice(std::nullopt, std::nullopt);
+  const cl::Context context{device.device};
+  const auto local_bytes = [&](int spare) -> long long {
+    const auto program = clgemm_test::buildKernels(
+        context, device, tileOptions(Tiles{64, 128, 16, 8, 8, 2, 0, 0, spare}));
+    if (!program) return -1;
+    return (long long)cl::Kernel(*program, "gemm_simt_async")
+        .getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(device.device);
+  };
+  const long long without = local_bytes(0), with = local_bytes(64);
+  ASSERT_GT(without, 0);
+  EXPECT_EQ(with - without, 64LL * (long long)hold.bytes_per_float(d, sizeof(float)));
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -1223,15 +1266,15 @@ struct StripPlanCase {
   int m, n, k;  // the kernel's view (for a column-major problem C^T: n x m stored)
   clgemm::GemmShape shape;
   std::vector<std::string> defines;
-  int m0, n0;       // the GEMM's block; m, n: no strip that way
-  int gemm_groups;  // work-groups of the GEMM (its grid, or its line with SPLIT_SLOTS)
-  int launches;     // copies, the GEMM, the strips' launch (at beta 0)
+  int m0, n0;             // the GEMM's block; m, n: no strip that way
+  int gemm_groups;        // work-groups of the GEMM (its grid, or its line with SPLIT_SLOTS)
+  int launches;           // copies, the GEMM, the strips' launch (at beta 0)
   bool c_copied = false;  // C copied in (beta != 0) and out: padded
   // FUSE_STRIPS 1: the strips' own work-groups in the GEMM's line (0: a share in every one; -1:
   // the launch after, as with FUSE_STRIPS 0).
   int own = 8;
-  bool after_too = false;  // also with FUSE_STRIPS 0: their launch after the GEMM
-  int whole_apart = 0;     // SPLIT_APART: the work-groups of the whole tiles' launch before it
+  bool after_too = false;   // also with FUSE_STRIPS 0: their launch after the GEMM
+  int whole_apart = 0;      // SPLIT_APART: the work-groups of the whole tiles' launch before it
   bool c_in_place = false;  // padded, C written in its stored lines (C_LD), neither copied
 };
 

@@ -453,6 +453,16 @@ Variant simtAsync() {
   v.edge_strips = simtAsyncEdgeStrips;
   v.strip_entry = "gemm_edge_strip";
   v.strips_in_gemm = simtAsyncStripsInGemm;
+  v.occupancy_hold =
+      OccupancyHold{"LOCAL_SPARE", 32,
+                    // Both tiles' rows, in every stage.
+                    [](const ResolvedDefines& d, std::size_t element_bytes) {
+                      return std::size_t(2 * d.param("STAGES") * d.param("BK")) * element_bytes;
+                    },
+                    [](const ResolvedDefines& d) {
+                      const int m = 2 * d.param("BM"), n = 2 * d.param("BN"), k = 2 * d.param("BK");
+                      return RowMajorGemm{m, n, k, {m, k, k}, {k, n, n}, {m, n, n}};
+                    }};
   v.problem_defines = [](const ResolvedDefines& d, const RowMajorGemm& g) {
     const auto pad = simtAsyncPadding(d, g.m, g.n, g.k);
     const bool edge = !pad && !isTileMultiple(d, g.m, g.n, g.k);

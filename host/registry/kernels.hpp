@@ -150,6 +150,18 @@ struct EdgeStrips {
   }
 };
 
+// How a variant's build is held to the work-groups per compute unit of its plain build
+// (Variant::occupancy_hold): ptxas may give a build for edges, strips or a split fewer registers
+// than the plain one, to fit one more work-group per compute unit, and that code can be slower.
+struct OccupancyHold {
+  std::string define;  // floats added to the kernel's local memory, a multiple of `step`
+  int step = 32;
+  // The local bytes one float of `define` adds to a work-group, in the problem's element type.
+  std::function<std::size_t(const ResolvedDefines&, std::size_t element_bytes)> bytes_per_float;
+  // The plain build's problem: a packed row-major one of tile multiples.
+  std::function<RowMajorGemm(const ResolvedDefines&)> plain_problem;
+};
+
 struct Variant {
   std::string name;  // what --kernel takes
   Backend backend;
@@ -288,6 +300,14 @@ struct Variant {
                                    int k, long long gemm_groups, long long slots, long long units,
                                    int parts)>
       strips_in_gemm;
+
+  // Optional (simt-async): where the problem's build (after the split and the strips) holds more
+  // work-groups per compute unit than the plain build (plain_problem's, the same defines
+  // otherwise) and its line of work-groups, the strips' own left out, fits in one round of the
+  // plain build's places, the plan builds it again with occupancy_hold->define set to the least
+  // multiple of `step` floats whose local memory holds it to the plain build's count
+  // (KernelPlan::holdPlainOccupancy); where ptxas then gives it fewer, the build before stays.
+  std::optional<OccupancyHold> occupancy_hold;
 
   // The copy helper (every OpenCL variant: copy_matrix, set by openClVariant) and, optionally,
   // padding copies, for sizes where the GEMM runs faster on tile multiples than with bounds

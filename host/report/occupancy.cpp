@@ -219,6 +219,20 @@ Occupancy theoreticalOccupancy(const ComputeUnitLimits& limits, const KernelUse&
   return o;
 }
 
+std::optional<int> spareLocalFloatsToHold(const ComputeUnitLimits& limits,
+                                          std::uint64_t local_bytes, int groups,
+                                          std::size_t bytes_per_float, int step,
+                                          std::uint64_t max_local_per_group) {
+  if (groups < 1 || step < 1 || bytes_per_float == 0) return std::nullopt;
+  for (int floats = 0;; floats += step) {
+    const std::uint64_t bytes = local_bytes + std::uint64_t(floats) * bytes_per_float;
+    if (bytes > max_local_per_group) return std::nullopt;
+    const int held = groupsByLocalMemory(limits, bytes);
+    if (held < 1) return std::nullopt;
+    if (held <= groups) return floats;
+  }
+}
+
 std::string describe(const Occupancy& occupancy) {
   if (occupancy.groups_per_unit == 0) return "0% (no group fits: " + occupancy.limited_by + ")";
   std::ostringstream s;

@@ -6,6 +6,7 @@
 // because OpenCL reports neither registers nor per-SM limits.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -66,6 +67,15 @@ struct Occupancy {
 };
 
 Occupancy theoreticalOccupancy(const ComputeUnitLimits& limits, const KernelUse& use);
+
+// The least multiple of `step` floats (`bytes_per_float` bytes each) that, added to a work-group's
+// `local_bytes`, lets a compute unit hold at most `groups` of its work-groups by local memory
+// alone, keeping a group's local memory within `max_local_per_group` bytes; nothing where none does
+// (or `groups` < 1). Where the local memory already holds it to `groups`, 0.
+std::optional<int> spareLocalFloatsToHold(const ComputeUnitLimits& limits,
+                                          std::uint64_t local_bytes, int groups,
+                                          std::size_t bytes_per_float, int step,
+                                          std::uint64_t max_local_per_group);
 
 // "25% (1 group/CU, registers)", "37.5% (3 groups/CU, local memory)",
 // "0% (no group fits: registers)".

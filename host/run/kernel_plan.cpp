@@ -4,6 +4,7 @@
 
 #include "cuda/tensor_map.hpp"
 #include "opencl/cl_check.hpp"
+#include "report/occupancy.hpp"
 #include "util/errors.hpp"
 
 namespace clgemm {
@@ -118,6 +119,7 @@ KernelPlan::KernelPlan(const Variant& variant, const ResolvedDefines& defines,
   checkBuiltKernel(info_, variant, gemm_.shape, figures_);
   if (variant.wave_split) chooseWaveSplit(variant, defines, target, log);
   if (strip_ && variant.strips_in_gemm) chooseStripsInGemm(variant, defines, target, log);
+  holdPlainOccupancy(variant, defines, target, extra_options, log);
   if (strip_) strip_ = helperLaunch(built, variant, variant.strip_entry, strip_->shape);
   if (!variant.transpose_b_entry.empty())
     transpose_ = helperLaunch(built, variant, variant.transpose_b_entry, transpose_shape);
@@ -203,6 +205,71 @@ void KernelPlan::chooseStripsInGemm(const Variant& variant, const ResolvedDefine
   }
   strips_in_gemm_ = own;
   strip_.reset();
+}
+
+// The hold on occupancy (Variant::occupancy_hold): a build for edges, strips or a split that
+// ptxas fitted into fewer registers, so that a compute unit holds one more of its work-groups than
+// of the plain build's, built again with local memory that holds it to the plain build's count.
+// Measured on the H200 (session 28, docs/performance.md): ptxas gave simt-async's 64 x 128 builds
+// for edges or strips 116-128 registers and four work-groups per SM where the plain build takes
+// 144-155 and three. Held to three by local memory (ptxas then gave them 139-152 registers),
+// 1028^3 ran 9% faster, 1024 x 1028 x 1024 12%, 1668^3 8%, 1800^3 16%, 1025^3-1031^3 about 5%:
+// there the line's work-groups all had a place in the fewer places too. Where they did not, the
+// fewer places cost more than the registers gave (1537^3 and 1540^3, 1440 parts of tiles, 3-7%
+// slower; 2499^3, 780 tiles, 24%), so the hold is only for a line of one round.
+void KernelPlan::holdPlainOccupancy(const Variant& variant, const ResolvedDefines& defines,
+                                    const PlanTarget& target, const std::string& extra_options,
+                                    std::ostream* log) {
+  const auto& hold = variant.occupancy_hold;
+  if (!hold || !figures_.occupancy || !info_.nv_cc_major || !info_.nv_cc_minor) return;
+  const auto limits = nvidiaComputeUnitLimits(*info_.nv_cc_major, *info_.nv_cc_minor);
+  if (!limits) return;
+  const std::string plain_options = kernelBuildOptions(
+      variant, defines, precision_, hold->plain_problem(defines), info_, extra_options, nullptr);
+  if (plain_options == gemm_options_) return;  // this build is the plain one
+  const BuiltProgram& plain = buildLogged(target, variant, plain_options, log);
+  const KernelFigures plain_figures =
+      kernelFigures(kernelNamed(plain, variant, variant.entry, origin_), device_, info_,
+                    gemm_.shape, variant.entry, plain.log);
+  if (!plain_figures.occupancy) return;
+  const int groups = plain_figures.occupancy->groups_per_unit;
+  if (groups < 1 || figures_.occupancy->groups_per_unit <= groups) return;
+  // The line's work-groups, the strips' own left out (they are short, and wait for a place).
+  const std::size_t local = gemm_.shape.local[0] * gemm_.shape.local[1];
+  const long long line = (long long)(gemm_.shape.global[0] * gemm_.shape.global[1] / local) -
+                         strips_in_gemm_.value_or(0);
+  if (line > 1LL * groups * info_.compute_units) return;
+  const std::optional<int> floats =
+      spareLocalFloatsToHold(*limits, figures_.local_bytes, groups,
+                             hold->bytes_per_float(defines, elementBytes(precision_)), hold->step,
+                             groupLocalMemLimit(info_));
+  if (!floats || *floats == 0) return;
+  const ResolvedDefine spare{hold->define, std::to_string(*floats), "problem"};
+  const std::string options = gemm_options_ + " -D " + spare.name + "=" + spare.value;
+  const BuiltProgram& built = buildLogged(target, variant, options, log);
+  Launch held{kernelNamed(built, variant, variant.entry, origin_), gemm_.shape, false};
+  const KernelFigures figures =
+      kernelFigures(held.kernel, device_, info_, gemm_.shape, variant.entry, built.log);
+  // ptxas may take so many registers now that fewer still fit: then the build before stays.
+  if (!figures.occupancy || figures.occupancy->groups_per_unit != groups) return;
+  // The strips' own work-groups were counted for the places before (at 1800^3, 64 of them on the
+  // places the tiles left took 0.358 ms against 0.271 with a group each): asked again for these.
+  std::optional<int> own = strips_in_gemm_;
+  if (own && variant.strips_in_gemm) {
+    own = variant.strips_in_gemm(defines, *strips_, rm_.m, rm_.n, rm_.k, line,
+                                 1LL * groups * info_.compute_units, info_.compute_units,
+                                 split_ ? split_->parts : 1);
+    if (!own) return;  // they would go to a launch after: not this build, which computes them
+  }
+  checkBuiltKernel(info_, variant, gemm_.shape, figures);
+  if (own && *own != *strips_in_gemm_) {
+    strips_in_gemm_ = own;
+    held.shape.global[0] = std::size_t(line + *own) * held.shape.local[0];
+  }
+  gemm_ = std::move(held);
+  figures_ = figures;
+  gemm_options_ = options;
+  derived_.push_back(spare);
 }
 
 // The work-groups the device runs at once, for the built GEMM: compute units x the work-groups

@@ -87,6 +87,9 @@ class KernelPlan {
                        const PlanTarget& target, std::ostream* log);
   void chooseStripsInGemm(const Variant& variant, const ResolvedDefines& defines,
                           const PlanTarget& target, std::ostream* log);
+  void holdPlainOccupancy(const Variant& variant, const ResolvedDefines& defines,
+                          const PlanTarget& target, const std::string& extra_options,
+                          std::ostream* log);
   long long places() const;
   // A build of the GEMM launched as a line of work-groups, and its figures.
   struct LineBuild {
