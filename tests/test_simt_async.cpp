@@ -921,9 +921,19 @@ TEST(SimtAsyncOccupancyHold, SpareFloatsAddTheBytesTheHostCountsAndThePlainProbl
   EXPECT_EQ(hold.define, "LOCAL_SPARE");
   EXPECT_EQ(hold.step, 32);
   const auto d = clgemm_test::definesOf(v, {"BM=64", "BN=128", "BK=16", "STAGES=2"});
-  const clgemm::RowMajorGemm plain = hold.plain_problem(d);
+  // For 1025^3 (the edges path) with A as stored: row-major, then transposed.
+  clgemm::RowMajorGemm odd{
+      1025, 1025, 1025, {1025, 1025, 1025}, {1025, 1025, 1025}, {1025, 1025, 1025}};
+  const clgemm::RowMajorGemm plain = hold.plain_problem(d, odd);
   EXPECT_TRUE(clgemm::family::isTileMultiple(d, plain.m, plain.n, plain.k));
   EXPECT_TRUE(plain.a.packedRowMajor() && plain.b.packedRowMajor() && plain.c.packedRowMajor());
+  odd.a.transposed = true;
+  const clgemm::RowMajorGemm plain_at = hold.plain_problem(d, odd);
+  EXPECT_TRUE(plain_at.a.transposed && !plain_at.a.hasGaps());
+  EXPECT_EQ(plain_at.a.rows, plain.m);
+  EXPECT_EQ(plain_at.a.cols, plain.k);
+  for (const auto& p : v.problem_defines(d, plain_at))
+    if (p.name == "A_KM") EXPECT_EQ(p.value, "1") << "an A stored transposed is read as A^T";
   for (const auto& p : v.problem_defines(d, plain)) {
     if (p.name == "EDGE" || p.name == "PEEL_M" || p.name == "PEEL_N" || p.name == "A_KM")
       EXPECT_EQ(p.value, "0") << p.name;

@@ -319,6 +319,15 @@ std::optional<int> simtAsyncStripsInGemm(const ResolvedDefines& d, const EdgeStr
   return std::nullopt;
 }
 
+// simt-async's plain build's problem (Variant::occupancy_hold) for `problem`: two tiles each way,
+// packed, A stored as problem's is, so that A is read in the same form (A_KM where transposed).
+RowMajorGemm simtAsyncPlainProblem(const ResolvedDefines& d, const RowMajorGemm& problem) {
+  const int m = 2 * d.param("BM"), n = 2 * d.param("BN"), k = 2 * d.param("BK");
+  const MatrixStorage a =
+      problem.a.transposed ? MatrixStorage{m, k, m, true} : MatrixStorage{m, k, k};
+  return RowMajorGemm{m, n, k, a, {k, n, n}, {m, n, n}};
+}
+
 // simt-async: best's FP32 arithmetic on the CUDA cores, fed by cp.async (NVIDIA, compute
 // capability 8.0 and up) STAGES buffers deep; packed problems (A as M x K or, above, K x M), the
 // rest through copy_matrix; sizes that are not tile multiples by edge copies or padding copies.
@@ -459,10 +468,7 @@ Variant simtAsync() {
                     [](const ResolvedDefines& d, std::size_t element_bytes) {
                       return std::size_t(2 * d.param("STAGES") * d.param("BK")) * element_bytes;
                     },
-                    [](const ResolvedDefines& d) {
-                      const int m = 2 * d.param("BM"), n = 2 * d.param("BN"), k = 2 * d.param("BK");
-                      return RowMajorGemm{m, n, k, {m, k, k}, {k, n, n}, {m, n, n}};
-                    }};
+                    simtAsyncPlainProblem};
   v.problem_defines = [](const ResolvedDefines& d, const RowMajorGemm& g) {
     const auto pad = simtAsyncPadding(d, g.m, g.n, g.k);
     const bool edge = !pad && !isTileMultiple(d, g.m, g.n, g.k);

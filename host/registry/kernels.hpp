@@ -158,8 +158,9 @@ struct OccupancyHold {
   int step = 32;
   // The local bytes one float of `define` adds to a work-group, in the problem's element type.
   std::function<std::size_t(const ResolvedDefines&, std::size_t element_bytes)> bytes_per_float;
-  // The plain build's problem: a packed row-major one of tile multiples.
-  std::function<RowMajorGemm(const ResolvedDefines&)> plain_problem;
+  // The plain build's problem for `problem`: a packed one of tile multiples, A stored as
+  // problem's is (transposed or not), so that the plain build reads A in the same form.
+  std::function<RowMajorGemm(const ResolvedDefines&, const RowMajorGemm& problem)> plain_problem;
 };
 
 struct Variant {

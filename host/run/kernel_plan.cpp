@@ -224,8 +224,9 @@ void KernelPlan::holdPlainOccupancy(const Variant& variant, const ResolvedDefine
   if (!hold || !figures_.occupancy || !info_.nv_cc_major || !info_.nv_cc_minor) return;
   const auto limits = nvidiaComputeUnitLimits(*info_.nv_cc_major, *info_.nv_cc_minor);
   if (!limits) return;
-  const std::string plain_options = kernelBuildOptions(
-      variant, defines, precision_, hold->plain_problem(defines), info_, extra_options, nullptr);
+  const std::string plain_options =
+      kernelBuildOptions(variant, defines, precision_, hold->plain_problem(defines, rm_), info_,
+                         extra_options, nullptr);
   if (plain_options == gemm_options_) return;  // this build is the plain one
   const BuiltProgram& plain = buildLogged(target, variant, plain_options, log);
   const KernelFigures plain_figures =
