@@ -1288,157 +1288,182 @@ struct StripPlanCase {
   bool c_in_place = false;  // padded, C written in its stored lines (C_LD), neither copied
 };
 
-TEST_F(SimtAsyncPlan, EdgeStripsComputeTheLastFewRowsAndColumnsAfterTheGemm) {
-  using clgemm::Layout;
-  using clgemm::Trans;
-  const clgemm::GemmShape nn{Layout::kRow, Trans::kN, Trans::kN};
-  const std::vector<StripPlanCase> cases = {
-      // One row and two columns: 2 x 2 blocks and two strips.
-      {"NN 1 row, 2 columns", 129, 130, 45, nn, with({"PEEL_MAX=8"}), 128, 128, 4, 2, false, 8,
-       true},
-      // One row; 36 columns keep their block, moved back: 2 x 2 blocks, one strip.
-      {"NN 1 row", 129, 100, 37, nn, with({"PEEL_MAX=8"}), 128, 100, 4, 2, false, 7},
-      // Three columns; 36 rows keep their block.
-      {"NN 3 columns", 100, 131, 37, nn, with({"PEEL_MAX=8"}), 100, 128, 4, 2, false, 7},
-      // N odd (B's four-byte copies, VEC_N = 0), both ways, K off its steps.
-      {"NN N odd", 131, 67, 101, nn, with({"PEEL_MAX=8"}), 128, 64, 2, 2, false, 8, true},
-      // A stored transposed: its copy, the GEMM, two strips.
-      {"TN", 130, 68, 37, clgemm::GemmShape{Layout::kRow, Trans::kT, Trans::kN},
-       with({"PEEL_MAX=8"}), 128, 64, 2, 3},
-      // Column-major NT: the kernel's view is C^T, 70 x 132, with B's copy.
-      {"col NT", 132, 70, 45, clgemm::GemmShape{Layout::kCol, Trans::kN, Trans::kT},
-       with({"PEEL_MAX=8"}), 64, 128, 2, 3},
-      // PEEL_MAX 1: two rows and two columns keep their blocks, moved back.
-      {"PEEL_MAX 1", 130, 66, 37, nn, with({"PEEL_MAX=1"}), 130, 66, 6, 1},
-      // The split of the blocks inside C (2 x 2 tiles, 16 places: 4 parts of 13 K-steps, 3 by the
-      // K-steps), so its grid counts only those; its 12 work-groups in one round: a work-group of
-      // their own for each of the 17 groups.
-      {"NN split", 129, 132, 101, nn, with({"PEEL_MAX=8", "SPLIT_SLOTS=16"}), 128, 128, 12, 2,
-       false, 17},
-      // N odd, B's copy in aligned lines (ALIGN_B_FROM=0), launched first: three columns and a
-      // row to the strips, which read that copy too, after the GEMM and in it; the split of the
-      // blocks inside C as for N = 132.
-      {"NN N odd, B in aligned lines", 131, 67, 101, nn, with({"PEEL_MAX=8", "ALIGN_B_FROM=0"}),
-       128, 64, 2, 3, false, 8, true},
-      {"NN N odd, B in aligned lines, split", 129, 131, 101, nn,
-       with({"PEEL_MAX=8", "SPLIT_SLOTS=16", "ALIGN_B_FROM=0"}), 128, 128, 12, 3, false, 17},
-      // B copied four bytes at a time (N % 4 = 2): no split; 4 tiles in one round on 16 places,
-      // 17 work-groups of their own, last in the line.
-      {"NN N = 2 mod 4, SPLIT_SLOTS", 129, 130, 101, nn, with({"PEEL_MAX=8", "SPLIT_SLOTS=16"}),
-       128, 128, 4, 2, false, 17, true},
-      // Padded (192 x 192 x 48): A^T and B copied; every block inside C, which the GEMM and the
-      // strips write in place (its lines 130 floats apart, off 16 bytes), not copied.
-      {"NN padded, 1 row, 2 columns", 129, 130, 45, nn,
-       with({"PEEL_MAX=8", "PAD_FROM_UNALIGNED=0"}), 128, 128, 4, 4, false, 8, false, 0, true},
-      // N odd, padded from PAD_FROM_UNALIGNED (192 x 128 x 104), C in place.
-      {"NN padded, N odd", 131, 67, 101, nn, with({"PEEL_MAX=8", "PAD_FROM_UNALIGNED=0"}), 128, 64,
-       2, 4, false, 8, false, 0, true},
-      // Column-major NT (the kernel's view 70 x 132), padded to 128 x 192 x 48, C in place.
-      {"col NT padded", 132, 70, 45, clgemm::GemmShape{Layout::kCol, Trans::kN, Trans::kT},
-       with({"PEEL_MAX=8", "PAD_FROM=0"}), 64, 128, 2, 4, false, 8, true, 0, true},
-      // 50 rows, fewer than a block: their padded block row stays, outside C, so C is copied in
-      // and out; three columns go to the strip.
-      {"NN padded below a block", 50, 131, 21, nn, with({"PEEL_MAX=8"}), 50, 128, 2, 5, true, 4},
-      // The split of the padded problem's blocks inside C: its grid counts 2 x 2 of the 3 x 3
-      // padded tiles (M and N passed padded, 192: (M - 1) / BM block rows); C in place.
-      {"NN padded split", 129, 130, 101, nn,
-       with({"PEEL_MAX=8", "PAD_FROM_UNALIGNED=0", "SPLIT_SLOTS=16"}), 128, 128, 12, 4, false, 17,
-       true, 0, true},
-      // A split (2 x 24 tiles on 40 places: 40 whole, 8 in 5 parts) and 105 groups of strips,
-      // too many for 8 work-groups of their own: every work-group takes a share.
-      {"NN split, a share in every work-group", 129, 1540, 300, nn,
-       with({"PEEL_MAX=8", "SPLIT_SLOTS=40", "SPLIT_APART=0"}), 128, 1536, 80, 2, false, 0},
-      // The same split apart: the 40 whole tiles' launch, then the parts' 40 work-groups, one
-      // round, with a work-group of their own for each of the 105 groups.
-      {"NN split apart", 129, 1540, 300, nn,
-       with({"PEEL_MAX=8", "SPLIT_SLOTS=40", "SPLIT_APART=1"}), 128, 1536, 40, 3, false, 105, false,
-       40},
-      // Unsplit, 50 groups of strips for 8 work-groups against 2 K-steps: the launch after.
-      {"NN, the strips after", 129, 800, 13, nn, with({"PEEL_MAX=8"}), 128, 800, 26, 2, false, -1},
-  };
-  std::mt19937 rng(13);
-  for (const StripPlanCase& c : cases) {
-    SCOPED_TRACE(c.name);
-    const clgemm::RowMajorGemm rm = rowMajorOf(c.m, c.n, c.k, c.shape);
-    // Rows m0 ... m - 1 of every column, then columns n0 ... n - 1 of the rows above, in groups of
-    // 16 lines across a strip by up to 8 along it.
-    const auto groups = [](int lines, int depth) {
-      return std::size_t((lines + 15) / 16) * std::size_t((depth + 7) / 8);
-    };
-    const std::size_t count = groups(rm.n, rm.m - c.m0) + groups(c.m0, rm.n - c.n0);
-    const Operands o = operands(rm, rng);
-    const clgemm::HostMatrix c_in = clgemm::storeMatrix(o.c0, rm.c, clgemm::Precision::kFp32);
-    const auto scratch = [&](std::size_t size, const std::string&, bool zeroed) {
-      const std::size_t bytes = std::max<std::size_t>(size, 1) * 4;
-      cl::Buffer buffer(context_, CL_MEM_READ_WRITE, bytes);
-      queue_.enqueueFillBuffer(buffer, zeroed ? 0.0f : std::numeric_limits<float>::quiet_NaN(), 0,
-                               bytes);
-      return buffer;
-    };
-    // FUSE_STRIPS 0: gemm_edge_strip's launch after the GEMM, one work-group per 16 outputs. 1:
-    // the GEMM's launch, c.own work-groups longer; no launch after.
-    for (const bool fused : {false, true}) {
-      if (!fused && !c.after_too) continue;
-      SCOPED_TRACE(fused ? "strips in the GEMM" : "strips after the GEMM");
-      std::vector<std::string> defines = c.defines;
-      defines.push_back(fused ? "FUSE_STRIPS=1" : "FUSE_STRIPS=0");
-      clgemm::KernelPlan plan = this->plan(rm, defines);
-      expectPeel(plan.derived(), c.m0 < rm.m, c.n0 < rm.n);
-      const bool in_gemm = fused && count > 0 && c.own >= 0;
-      const auto derived = plan.derived();
-      const auto c_ld = std::find_if(derived.begin(), derived.end(),
-                                     [](const auto& d) { return d.name == "C_LD"; });
-      EXPECT_EQ(c_ld != derived.end(), c.c_in_place);
-      if (c_ld != derived.end()) EXPECT_EQ(c_ld->value, std::to_string(rm.c.ld));
-      EXPECT_EQ(std::count_if(derived.begin(), derived.end(),
-                              [](const auto& d) {
-                                return d.name == "STRIPS_IN_GEMM" && d.value == "1" &&
-                                       d.source == "problem";
-                              }),
-                in_gemm ? 1 : 0);
-      for (const float beta : {0.5f, 0.0f}) {
-        SCOPED_TRACE("beta " + std::to_string(beta));
-        if (beta != 0.0f) {
-          queue_.enqueueWriteBuffer(o.c, CL_TRUE, 0, c_in.bytes(), c_in.data());
-        } else {
-          queue_.enqueueFillBuffer(o.c, std::numeric_limits<float>::quiet_NaN(), 0, c_in.bytes());
-        }
-        const float alpha = 1.5f;
-        const auto launches = plan.bind(o.plan(), alpha, beta, scratch);
-        // Copies (C in where copied and beta != 0), the GEMM, its strips (unless in it), C out
-        // where copied (padded, unless written in place).
-        EXPECT_EQ(int(launches.size()),
-                  c.launches + (c.c_copied && beta != 0.0f ? 1 : 0) - (in_gemm ? 1 : 0));
-        std::vector<std::array<std::size_t, 2>> strips;  // the strips' launch: its global size
-        bool gemm_seen = false, whole_seen = false;
-        for (const auto& l : launches) {
-          if (!l.helper && c.whole_apart > 0 && !whole_seen) {
-            whole_seen = true;
-            EXPECT_EQ(l.shape.global[0] / 16 * (l.shape.global[1] / 8), std::size_t(c.whole_apart));
-          } else if (!l.helper) {
-            gemm_seen = true;
-            EXPECT_EQ(l.shape.global[0] / 16 * (l.shape.global[1] / 8),
-                      std::size_t(c.gemm_groups + (in_gemm ? c.own : 0)));
-          } else if (l.kernel.getInfo<CL_KERNEL_FUNCTION_NAME>() == "gemm_edge_strip") {
-            EXPECT_TRUE(gemm_seen) << "a strip before the GEMM";
-            EXPECT_EQ(l.shape.local, (std::array<std::size_t, 2>{16, 32}));
-            strips.push_back(l.shape.global);
-          } else if (gemm_seen) {
-            // After the GEMM only C's copy back, which carries the strips' outputs too.
-            EXPECT_EQ(l.kernel.getInfo<CL_KERNEL_FUNCTION_NAME>(), "copy_matrix");
-            EXPECT_TRUE(c.c_copied);
-            EXPECT_EQ(strips.size(), in_gemm ? 0u : 1u) << "C copied back before its strips";
+// The plans of StripPlanCase problems (each with FUSE_STRIPS 1, and 0 where after_too): the
+// derived defines, the launches and their shapes, and every element of C at beta 0.5 and 0. In
+// three tests: as one, its 20 cases took more than the tests' 600 s on pocl with a cold kernel
+// cache (session 28's CI run on 2 cores).
+class SimtAsyncStripPlan : public SimtAsyncPlan {
+ protected:
+  void expectPlans(const std::vector<StripPlanCase>& cases) {
+    std::mt19937 rng(13);
+    for (const StripPlanCase& c : cases) {
+      SCOPED_TRACE(c.name);
+      const clgemm::RowMajorGemm rm = rowMajorOf(c.m, c.n, c.k, c.shape);
+      // Rows m0 ... m - 1 of every column, then columns n0 ... n - 1 of the rows above, in groups
+      // of 16 lines across a strip by up to 8 along it.
+      const auto groups = [](int lines, int depth) {
+        return std::size_t((lines + 15) / 16) * std::size_t((depth + 7) / 8);
+      };
+      const std::size_t count = groups(rm.n, rm.m - c.m0) + groups(c.m0, rm.n - c.n0);
+      const Operands o = operands(rm, rng);
+      const clgemm::HostMatrix c_in = clgemm::storeMatrix(o.c0, rm.c, clgemm::Precision::kFp32);
+      const auto scratch = [&](std::size_t size, const std::string&, bool zeroed) {
+        const std::size_t bytes = std::max<std::size_t>(size, 1) * 4;
+        cl::Buffer buffer(context_, CL_MEM_READ_WRITE, bytes);
+        queue_.enqueueFillBuffer(buffer, zeroed ? 0.0f : std::numeric_limits<float>::quiet_NaN(), 0,
+                                 bytes);
+        return buffer;
+      };
+      // FUSE_STRIPS 0: gemm_edge_strip's launch after the GEMM, one work-group per 16 outputs. 1:
+      // the GEMM's launch, c.own work-groups longer; no launch after.
+      for (const bool fused : {false, true}) {
+        if (!fused && !c.after_too) continue;
+        SCOPED_TRACE(fused ? "strips in the GEMM" : "strips after the GEMM");
+        std::vector<std::string> defines = c.defines;
+        defines.push_back(fused ? "FUSE_STRIPS=1" : "FUSE_STRIPS=0");
+        clgemm::KernelPlan plan = this->plan(rm, defines);
+        expectPeel(plan.derived(), c.m0 < rm.m, c.n0 < rm.n);
+        const bool in_gemm = fused && count > 0 && c.own >= 0;
+        const auto derived = plan.derived();
+        const auto c_ld = std::find_if(derived.begin(), derived.end(),
+                                       [](const auto& d) { return d.name == "C_LD"; });
+        EXPECT_EQ(c_ld != derived.end(), c.c_in_place);
+        if (c_ld != derived.end()) EXPECT_EQ(c_ld->value, std::to_string(rm.c.ld));
+        EXPECT_EQ(std::count_if(derived.begin(), derived.end(),
+                                [](const auto& d) {
+                                  return d.name == "STRIPS_IN_GEMM" && d.value == "1" &&
+                                         d.source == "problem";
+                                }),
+                  in_gemm ? 1 : 0);
+        for (const float beta : {0.5f, 0.0f}) {
+          SCOPED_TRACE("beta " + std::to_string(beta));
+          if (beta != 0.0f) {
+            queue_.enqueueWriteBuffer(o.c, CL_TRUE, 0, c_in.bytes(), c_in.data());
+          } else {
+            queue_.enqueueFillBuffer(o.c, std::numeric_limits<float>::quiet_NaN(), 0, c_in.bytes());
           }
+          const float alpha = 1.5f;
+          const auto launches = plan.bind(o.plan(), alpha, beta, scratch);
+          // Copies (C in where copied and beta != 0), the GEMM, its strips (unless in it), C out
+          // where copied (padded, unless written in place).
+          EXPECT_EQ(int(launches.size()),
+                    c.launches + (c.c_copied && beta != 0.0f ? 1 : 0) - (in_gemm ? 1 : 0));
+          std::vector<std::array<std::size_t, 2>> strips;  // the strips' launch: its global size
+          bool gemm_seen = false, whole_seen = false;
+          for (const auto& l : launches) {
+            if (!l.helper && c.whole_apart > 0 && !whole_seen) {
+              whole_seen = true;
+              EXPECT_EQ(l.shape.global[0] / 16 * (l.shape.global[1] / 8),
+                        std::size_t(c.whole_apart));
+            } else if (!l.helper) {
+              gemm_seen = true;
+              EXPECT_EQ(l.shape.global[0] / 16 * (l.shape.global[1] / 8),
+                        std::size_t(c.gemm_groups + (in_gemm ? c.own : 0)));
+            } else if (l.kernel.getInfo<CL_KERNEL_FUNCTION_NAME>() == "gemm_edge_strip") {
+              EXPECT_TRUE(gemm_seen) << "a strip before the GEMM";
+              EXPECT_EQ(l.shape.local, (std::array<std::size_t, 2>{16, 32}));
+              strips.push_back(l.shape.global);
+            } else if (gemm_seen) {
+              // After the GEMM only C's copy back, which carries the strips' outputs too.
+              EXPECT_EQ(l.kernel.getInfo<CL_KERNEL_FUNCTION_NAME>(), "copy_matrix");
+              EXPECT_TRUE(c.c_copied);
+              EXPECT_EQ(strips.size(), in_gemm ? 0u : 1u) << "C copied back before its strips";
+            }
+          }
+          EXPECT_EQ(whole_seen, c.whole_apart > 0);
+          using Sizes = std::vector<std::array<std::size_t, 2>>;
+          EXPECT_EQ(strips, (count > 0 && !in_gemm ? Sizes{{count * 16, 32}} : Sizes{}));
+          clgemm::enqueueLaunches(queue_, launches);
+          EXPECT_LT(
+              worstRelativeError(o.a, o.b, o.c0, result(o, rm), rm.m, rm.n, rm.k, alpha, beta),
+              1e-5);
         }
-        EXPECT_EQ(whole_seen, c.whole_apart > 0);
-        using Sizes = std::vector<std::array<std::size_t, 2>>;
-        EXPECT_EQ(strips, (count > 0 && !in_gemm ? Sizes{{count * 16, 32}} : Sizes{}));
-        clgemm::enqueueLaunches(queue_, launches);
-        EXPECT_LT(worstRelativeError(o.a, o.b, o.c0, result(o, rm), rm.m, rm.n, rm.k, alpha, beta),
-                  1e-5);
       }
     }
   }
+};
+
+TEST_F(SimtAsyncStripPlan, EdgeStripsComputeTheLastFewRowsAndColumnsAfterTheGemm) {
+  using clgemm::Layout;
+  using clgemm::Trans;
+  const clgemm::GemmShape nn{Layout::kRow, Trans::kN, Trans::kN};
+  expectPlans({// One row and two columns: 2 x 2 blocks and two strips.
+               {"NN 1 row, 2 columns", 129, 130, 45, nn, with({"PEEL_MAX=8"}), 128, 128, 4, 2,
+                false, 8, true},
+               // One row; 36 columns keep their block, moved back: 2 x 2 blocks, one strip.
+               {"NN 1 row", 129, 100, 37, nn, with({"PEEL_MAX=8"}), 128, 100, 4, 2, false, 7},
+               // Three columns; 36 rows keep their block.
+               {"NN 3 columns", 100, 131, 37, nn, with({"PEEL_MAX=8"}), 100, 128, 4, 2, false, 7},
+               // N odd (B's four-byte copies, VEC_N = 0), both ways, K off its steps.
+               {"NN N odd", 131, 67, 101, nn, with({"PEEL_MAX=8"}), 128, 64, 2, 2, false, 8, true},
+               // A stored transposed: its copy, the GEMM, two strips.
+               {"TN", 130, 68, 37, clgemm::GemmShape{Layout::kRow, Trans::kT, Trans::kN},
+                with({"PEEL_MAX=8"}), 128, 64, 2, 3},
+               // Column-major NT: the kernel's view is C^T, 70 x 132, with B's copy.
+               {"col NT", 132, 70, 45, clgemm::GemmShape{Layout::kCol, Trans::kN, Trans::kT},
+                with({"PEEL_MAX=8"}), 64, 128, 2, 3},
+               // PEEL_MAX 1: two rows and two columns keep their blocks, moved back.
+               {"PEEL_MAX 1", 130, 66, 37, nn, with({"PEEL_MAX=1"}), 130, 66, 6, 1}});
+}
+
+TEST_F(SimtAsyncStripPlan, EdgeStripsBesideASplitOrACopyOfB) {
+  using clgemm::Layout;
+  using clgemm::Trans;
+  const clgemm::GemmShape nn{Layout::kRow, Trans::kN, Trans::kN};
+  expectPlans(
+      {// The split of the blocks inside C (2 x 2 tiles, 16 places: 4 parts of 13 K-steps, 3 by the
+       // K-steps), so its grid counts only those; its 12 work-groups in one round: a work-group of
+       // their own for each of the 17 groups.
+       {"NN split", 129, 132, 101, nn, with({"PEEL_MAX=8", "SPLIT_SLOTS=16"}), 128, 128, 12, 2,
+        false, 17},
+       // N odd, B's copy in aligned lines (ALIGN_B_FROM=0), launched first: three columns and a
+       // row to the strips, which read that copy too, after the GEMM and in it; the split of the
+       // blocks inside C as for N = 132.
+       {"NN N odd, B in aligned lines", 131, 67, 101, nn, with({"PEEL_MAX=8", "ALIGN_B_FROM=0"}),
+        128, 64, 2, 3, false, 8, true},
+       {"NN N odd, B in aligned lines, split", 129, 131, 101, nn,
+        with({"PEEL_MAX=8", "SPLIT_SLOTS=16", "ALIGN_B_FROM=0"}), 128, 128, 12, 3, false, 17},
+       // B copied four bytes at a time (N % 4 = 2): no split; 4 tiles in one round on 16 places,
+       // 17 work-groups of their own, last in the line.
+       {"NN N = 2 mod 4, SPLIT_SLOTS", 129, 130, 101, nn, with({"PEEL_MAX=8", "SPLIT_SLOTS=16"}),
+        128, 128, 4, 2, false, 17, true},
+       // A split (2 x 24 tiles on 40 places: 40 whole, 8 in 5 parts) and 105 groups of strips,
+       // too many for 8 work-groups of their own: every work-group takes a share.
+       {"NN split, a share in every work-group", 129, 1540, 300, nn,
+        with({"PEEL_MAX=8", "SPLIT_SLOTS=40", "SPLIT_APART=0"}), 128, 1536, 80, 2, false, 0},
+       // The same split apart: the 40 whole tiles' launch, then the parts' 40 work-groups, one
+       // round, with a work-group of their own for each of the 105 groups.
+       {"NN split apart", 129, 1540, 300, nn,
+        with({"PEEL_MAX=8", "SPLIT_SLOTS=40", "SPLIT_APART=1"}), 128, 1536, 40, 3, false, 105,
+        false, 40},
+       // Unsplit, 50 groups of strips for 8 work-groups against 2 K-steps: the launch after.
+       {"NN, the strips after", 129, 800, 13, nn, with({"PEEL_MAX=8"}), 128, 800, 26, 2, false,
+        -1}});
+}
+
+TEST_F(SimtAsyncStripPlan, EdgeStripsOfAPaddedGemmWriteTheCallersC) {
+  using clgemm::Layout;
+  using clgemm::Trans;
+  const clgemm::GemmShape nn{Layout::kRow, Trans::kN, Trans::kN};
+  expectPlans(
+      {// Padded (192 x 192 x 48): A^T and B copied; every block inside C, which the GEMM and the
+       // strips write in place (its lines 130 floats apart, off 16 bytes), not copied.
+       {"NN padded, 1 row, 2 columns", 129, 130, 45, nn,
+        with({"PEEL_MAX=8", "PAD_FROM_UNALIGNED=0"}), 128, 128, 4, 4, false, 8, false, 0, true},
+       // N odd, padded from PAD_FROM_UNALIGNED (192 x 128 x 104), C in place.
+       {"NN padded, N odd", 131, 67, 101, nn, with({"PEEL_MAX=8", "PAD_FROM_UNALIGNED=0"}), 128, 64,
+        2, 4, false, 8, false, 0, true},
+       // Column-major NT (the kernel's view 70 x 132), padded to 128 x 192 x 48, C in place.
+       {"col NT padded", 132, 70, 45, clgemm::GemmShape{Layout::kCol, Trans::kN, Trans::kT},
+        with({"PEEL_MAX=8", "PAD_FROM=0"}), 64, 128, 2, 4, false, 8, true, 0, true},
+       // 50 rows, fewer than a block: their padded block row stays, outside C, so C is copied in
+       // and out; three columns go to the strip.
+       {"NN padded below a block", 50, 131, 21, nn, with({"PEEL_MAX=8"}), 50, 128, 2, 5, true, 4},
+       // The split of the padded problem's blocks inside C: its grid counts 2 x 2 of the 3 x 3
+       // padded tiles (M and N passed padded, 192: (M - 1) / BM block rows); C in place.
+       {"NN padded split", 129, 130, 101, nn,
+        with({"PEEL_MAX=8", "PAD_FROM_UNALIGNED=0", "SPLIT_SLOTS=16"}), 128, 128, 12, 4, false, 17,
+        true, 0, true}});
 }
 
 // FUSE_STRIPS: the strips in the GEMM's launch where its threads are a multiple of 16 (a group x
