@@ -152,7 +152,7 @@ void KernelPlan::chooseWaveSplit(const Variant& variant, const ResolvedDefines& 
   std::optional<WaveSplit> split =
       variant.wave_split(defines, rm_, g.m, g.n, g.k, places(), info_.compute_units);
   if (!split) return;
-  std::optional<LineBuild> whole;
+  std::optional<GemmBuild> whole;
   if (split->apart) {
     whole = buildLine(variant, target, gemm_options_ + " -D WHOLE_LINE=1", split->whole, log);
     split->apart = whole.has_value();
@@ -183,8 +183,7 @@ void KernelPlan::chooseWaveSplit(const Variant& variant, const ResolvedDefines& 
 // line (the build does not depend on it).
 void KernelPlan::chooseStripsInGemm(const Variant& variant, const ResolvedDefines& defines,
                                     const PlanTarget& target, std::ostream* log) {
-  const std::size_t local = gemm_.shape.local[0] * gemm_.shape.local[1];
-  const long long gemm_groups = (long long)(gemm_.shape.global[0] * gemm_.shape.global[1] / local);
+  const long long gemm_groups = gemmGroups();
   const int parts = split_ ? split_->parts : 1;
   const auto ask = [&] {
     return variant.strips_in_gemm(defines, *strips_, rm_.m, rm_.n, rm_.k, gemm_groups, places(),
@@ -224,21 +223,20 @@ void KernelPlan::holdPlainOccupancy(const Variant& variant, const ResolvedDefine
   if (!hold || !figures_.occupancy || !info_.nv_cc_major || !info_.nv_cc_minor) return;
   const auto limits = nvidiaComputeUnitLimits(*info_.nv_cc_major, *info_.nv_cc_minor);
   if (!limits) return;
+  // The line's work-groups, the strips' own left out (they are short, and wait for a place). A
+  // hold leaves at most one work-group fewer per unit: a line longer than that can have no hold,
+  // and no plain build is needed to know it (8192^3's 1024 tiles, for one).
+  const long long line = gemmGroups() - strips_in_gemm_.value_or(0);
+  if (line > 1LL * (figures_.occupancy->groups_per_unit - 1) * info_.compute_units) return;
   const std::string plain_options =
       kernelBuildOptions(variant, defines, precision_, hold->plain_problem(defines, rm_), info_,
                          extra_options, nullptr);
   if (plain_options == gemm_options_) return;  // this build is the plain one
-  const BuiltProgram& plain = buildLogged(target, variant, plain_options, log);
   const KernelFigures plain_figures =
-      kernelFigures(kernelNamed(plain, variant, variant.entry, origin_), device_, info_,
-                    gemm_.shape, variant.entry, plain.log);
+      buildGemm(variant, target, plain_options, gemm_.shape, log).figures;
   if (!plain_figures.occupancy) return;
   const int groups = plain_figures.occupancy->groups_per_unit;
   if (groups < 1 || figures_.occupancy->groups_per_unit <= groups) return;
-  // The line's work-groups, the strips' own left out (they are short, and wait for a place).
-  const std::size_t local = gemm_.shape.local[0] * gemm_.shape.local[1];
-  const long long line = (long long)(gemm_.shape.global[0] * gemm_.shape.global[1] / local) -
-                         strips_in_gemm_.value_or(0);
   if (line > 1LL * groups * info_.compute_units) return;
   const std::optional<int> floats =
       spareLocalFloatsToHold(*limits, figures_.local_bytes, groups,
@@ -247,10 +245,8 @@ void KernelPlan::holdPlainOccupancy(const Variant& variant, const ResolvedDefine
   if (!floats || *floats == 0) return;
   const ResolvedDefine spare{hold->define, std::to_string(*floats), "problem"};
   const std::string options = gemm_options_ + " -D " + spare.name + "=" + spare.value;
-  const BuiltProgram& built = buildLogged(target, variant, options, log);
-  Launch held{kernelNamed(built, variant, variant.entry, origin_), gemm_.shape, false};
-  const KernelFigures figures =
-      kernelFigures(held.kernel, device_, info_, gemm_.shape, variant.entry, built.log);
+  GemmBuild held = buildGemm(variant, target, options, gemm_.shape, log);
+  const KernelFigures& figures = held.figures;
   // ptxas may take so many registers now that fewer still fit: then the build before stays.
   if (!figures.occupancy || figures.occupancy->groups_per_unit != groups) return;
   // The strips' own work-groups were counted for the places before (at 1800^3, 64 of them on the
@@ -265,12 +261,18 @@ void KernelPlan::holdPlainOccupancy(const Variant& variant, const ResolvedDefine
   checkBuiltKernel(info_, variant, gemm_.shape, figures);
   if (own && *own != *strips_in_gemm_) {
     strips_in_gemm_ = own;
-    held.shape.global[0] = std::size_t(line + *own) * held.shape.local[0];
+    held.launch.shape.global[0] = std::size_t(line + *own) * held.launch.shape.local[0];
   }
-  gemm_ = std::move(held);
-  figures_ = figures;
+  gemm_ = std::move(held.launch);
+  figures_ = held.figures;
   gemm_options_ = options;
   derived_.push_back(spare);
+}
+
+// The work-groups of the GEMM's launch: its grid's blocks, or its line's.
+long long KernelPlan::gemmGroups() const {
+  const std::size_t local = gemm_.shape.local[0] * gemm_.shape.local[1];
+  return (long long)(gemm_.shape.global[0] * gemm_.shape.global[1] / local);
 }
 
 // The work-groups the device runs at once, for the built GEMM: compute units x the work-groups
@@ -290,7 +292,7 @@ bool KernelPlan::rebuildAsLine(const Variant& variant, const PlanTarget& target,
                                const std::function<bool(const KernelFigures&)>& refuse) {
   std::string options = gemm_options_;
   for (const auto& d : extra) options += " -D " + d.name + "=" + d.value;
-  std::optional<LineBuild> line = buildLine(variant, target, options, groups, log);
+  std::optional<GemmBuild> line = buildLine(variant, target, options, groups, log);
   if (!line || (refuse && refuse(line->figures))) return false;
   gemm_ = line->launch;
   figures_ = line->figures;
@@ -317,20 +319,30 @@ bool KernelPlan::leavesPartsAlone(const KernelFigures& figures) const {
 // The GEMM built with `options` and launched as a line of `groups` work-groups, checked against
 // the device; nothing where that build holds fewer work-groups per compute unit than the GEMM's
 // build so far.
-std::optional<KernelPlan::LineBuild> KernelPlan::buildLine(const Variant& variant,
+std::optional<KernelPlan::GemmBuild> KernelPlan::buildLine(const Variant& variant,
                                                            const PlanTarget& target,
                                                            const std::string& options,
                                                            long long groups, std::ostream* log) {
-  const BuiltProgram& built = buildLogged(target, variant, options, log);
   LaunchShape shape = gemm_.shape;
   shape.global = {std::size_t(groups) * shape.local[0], shape.local[1]};
-  LineBuild line{Launch{kernelNamed(built, variant, variant.entry, origin_), shape, false}, {}};
-  line.figures = kernelFigures(line.launch.kernel, device_, info_, shape, variant.entry, built.log);
+  GemmBuild line = buildGemm(variant, target, options, shape, log);
   if (line.figures.occupancy && figures_.occupancy &&
       line.figures.occupancy->groups_per_unit < figures_.occupancy->groups_per_unit)
     return std::nullopt;
   checkBuiltKernel(info_, variant, shape, line.figures);
   return line;
+}
+
+// The GEMM built with `options` (through the cache) for a launch of `shape`, and its figures; not
+// checked against the device (the caller checks the build it keeps).
+KernelPlan::GemmBuild KernelPlan::buildGemm(const Variant& variant, const PlanTarget& target,
+                                            const std::string& options, const LaunchShape& shape,
+                                            std::ostream* log) {
+  const BuiltProgram& built = buildLogged(target, variant, options, log);
+  GemmBuild build{Launch{kernelNamed(built, variant, variant.entry, origin_), shape, false}, {}};
+  build.figures =
+      kernelFigures(build.launch.kernel, device_, info_, shape, variant.entry, built.log);
+  return build;
 }
 
 // A helper kernel of the built program, its launch checked against the device.

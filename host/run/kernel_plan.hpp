@@ -90,13 +90,16 @@ class KernelPlan {
   void holdPlainOccupancy(const Variant& variant, const ResolvedDefines& defines,
                           const PlanTarget& target, const std::string& extra_options,
                           std::ostream* log);
+  long long gemmGroups() const;
   long long places() const;
-  // A build of the GEMM launched as a line of work-groups, and its figures.
-  struct LineBuild {
+  // A build of the GEMM (its grid, or a line of work-groups), and its figures.
+  struct GemmBuild {
     Launch launch;
     KernelFigures figures;
   };
-  std::optional<LineBuild> buildLine(const Variant& variant, const PlanTarget& target,
+  GemmBuild buildGemm(const Variant& variant, const PlanTarget& target, const std::string& options,
+                      const LaunchShape& shape, std::ostream* log);
+  std::optional<GemmBuild> buildLine(const Variant& variant, const PlanTarget& target,
                                      const std::string& options, long long groups,
                                      std::ostream* log);
   bool rebuildAsLine(const Variant& variant, const PlanTarget& target,
