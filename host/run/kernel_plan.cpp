@@ -213,9 +213,13 @@ void KernelPlan::chooseStripsInGemm(const Variant& variant, const ResolvedDefine
 // for edges or strips 116-128 registers and four work-groups per SM where the plain build takes
 // 144-155 and three. Held to three by local memory (ptxas then gave them 139-152 registers),
 // 1028^3 ran 9% faster, 1024 x 1028 x 1024 12%, 1668^3 8%, 1800^3 16%, 1025^3-1031^3 about 5%:
-// there the line's work-groups all had a place in the fewer places too. Where they did not, the
-// fewer places cost more than the registers gave (1537^3 and 1540^3, 1440 parts of tiles, 3-7%
-// slower; 2499^3, 780 tiles, 24%), so the hold is only for a line of one round.
+// there the line's work-groups all had a place in the fewer places too. Where the fewer places
+// make the line end later, they cost more than the registers give (1537^3 and 1540^3, 1440 parts
+// of tiles: three rounds at four per SM, four at three, 3-7% slower; 2113^3, 528 whole tiles in
+// the first round at four per SM and 132 quarters after them, 22%), so the hold is only where
+// they do not: also 1601^3-1605^3 (650 halves, two rounds either way; session 29: 4-10% faster)
+// and 2305^3 (648 tiles, 3%), not where the strips' own work-groups asked again are fewer
+// (2499^3).
 void KernelPlan::holdPlainOccupancy(const Variant& variant, const ResolvedDefines& defines,
                                     const PlanTarget& target, const std::string& extra_options,
                                     std::ostream* log) {
@@ -223,11 +227,19 @@ void KernelPlan::holdPlainOccupancy(const Variant& variant, const ResolvedDefine
   if (!hold || !figures_.occupancy || !info_.nv_cc_major || !info_.nv_cc_minor) return;
   const auto limits = nvidiaComputeUnitLimits(*info_.nv_cc_major, *info_.nv_cc_minor);
   if (!limits) return;
-  // The line's work-groups, the strips' own left out (they are short, and wait for a place). A
-  // hold leaves at most one work-group fewer per unit: a line longer than that can have no hold,
-  // and no plain build is needed to know it (8192^3's 1024 tiles, for one).
+  // The line's work-groups, the strips' own left out (they are short, and wait for a place). The
+  // hold must not make the line end later on the fewer places (lineMakespan); it leaves at least
+  // one work-group fewer per unit, so where one fewer would, there is no hold, and no plain build
+  // is needed to know it (a line of many rounds, as at 8192^3).
   const long long line = gemmGroups() - strips_in_gemm_.value_or(0);
-  if (line > 1LL * (figures_.occupancy->groups_per_unit - 1) * info_.compute_units) return;
+  const std::vector<LineRun> runs = lineRuns(line);
+  const long long units = info_.compute_units;
+  const int squeezed = figures_.occupancy->groups_per_unit;
+  const double ends = lineMakespan(runs, squeezed * units);
+  const auto later = [&](int per_unit) {
+    return lineMakespan(runs, per_unit * units) > ends + 1e-9;
+  };
+  if (squeezed < 2 || later(squeezed - 1)) return;
   const std::string plain_options =
       kernelBuildOptions(variant, defines, precision_, hold->plain_problem(defines, rm_), info_,
                          extra_options, nullptr);
@@ -236,8 +248,7 @@ void KernelPlan::holdPlainOccupancy(const Variant& variant, const ResolvedDefine
       buildGemm(variant, target, plain_options, gemm_.shape, log).figures;
   if (!plain_figures.occupancy) return;
   const int groups = plain_figures.occupancy->groups_per_unit;
-  if (groups < 1 || figures_.occupancy->groups_per_unit <= groups) return;
-  if (line > 1LL * groups * info_.compute_units) return;
+  if (groups < 1 || squeezed <= groups || later(groups)) return;
   const std::optional<int> floats =
       spareLocalFloatsToHold(*limits, figures_.local_bytes, groups,
                              hold->bytes_per_float(defines, elementBytes(precision_)), hold->step,
@@ -253,10 +264,14 @@ void KernelPlan::holdPlainOccupancy(const Variant& variant, const ResolvedDefine
   // places the tiles left took 0.358 ms against 0.269 with a group each): asked again for these.
   std::optional<int> own = strips_in_gemm_;
   if (own && variant.strips_in_gemm) {
-    own = variant.strips_in_gemm(defines, *strips_, rm_.m, rm_.n, rm_.k, line,
-                                 1LL * groups * info_.compute_units, info_.compute_units,
-                                 split_ ? split_->parts : 1);
+    own = variant.strips_in_gemm(defines, *strips_, rm_.m, rm_.n, rm_.k, line, groups * units,
+                                 units, split_ ? split_->parts : 1);
     if (!own) return;  // they would go to a launch after: not this build, which computes them
+    // Fewer of them make each one's chain longer, and first in the line they hold places that the
+    // tiles' rounds need: at 2499^3 (780 tiles, two rounds either way) 64 became 12 and the launch
+    // took 0.877 ms against 0.705 (2497^3 +5%), as if the 12 tiles that had no place in the first
+    // round waited for chains longer than a round.
+    if (*own < *strips_in_gemm_) return;
   }
   checkBuiltKernel(info_, variant, gemm_.shape, figures);
   if (own && *own != *strips_in_gemm_) {
@@ -267,6 +282,15 @@ void KernelPlan::holdPlainOccupancy(const Variant& variant, const ResolvedDefine
   figures_ = held.figures;
   gemm_options_ = options;
   derived_.push_back(spare);
+}
+
+// The GEMM launch's `line` of work-groups as runs of equal length: a split's whole tiles (unless
+// they run apart, in a launch of their own) and its parts of tiles, else `line` tiles.
+std::vector<LineRun> KernelPlan::lineRuns(long long line) const {
+  if (!split_) return {{line, 1.0}};
+  const long long parts = 1LL * split_->split_tiles * split_->parts;
+  const long long whole = split_->apart ? 0 : split_->whole;
+  return {{whole, 1.0}, {parts, 1.0 / split_->parts}};
 }
 
 // The work-groups of the GEMM's launch: its grid's blocks, or its line's.

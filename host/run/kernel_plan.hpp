@@ -23,6 +23,7 @@
 #include "registry/defines.hpp"
 #include "registry/kernels.hpp"
 #include "report/kernel_figures.hpp"
+#include "report/line_schedule.hpp"
 #include "run/launch.hpp"
 
 namespace clgemm {
@@ -91,6 +92,7 @@ class KernelPlan {
                           const PlanTarget& target, const std::string& extra_options,
                           std::ostream* log);
   long long gemmGroups() const;
+  std::vector<LineRun> lineRuns(long long line) const;
   long long places() const;
   // A build of the GEMM (its grid, or a line of work-groups), and its figures.
   struct GemmBuild {
