@@ -1446,6 +1446,9 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 #ifndef AT_FROM
 #define AT_FROM 3000  // NN: A transposed (A_KM) from this size up (read by the host, not the kernel)
 #endif
+#ifndef MIN_WG_PER_CU
+#define MIN_WG_PER_CU 0  // ptxas fits this many work-groups per SM (.minnctapersm; 0: its choice)
+#endif
 #ifndef PAD_FROM
 #define PAD_FROM 4000  // other sizes: padding copies from this size up (read by the host)
 #endif
@@ -1844,6 +1847,12 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
   __local float As[STAGES][BK][BM + PADA + LOCAL_SPARE] __attribute__((aligned(16)));  // A^T
   __local float Bs[STAGES][BK][BN + PADB + LOCAL_SPARE] __attribute__((aligned(16)));
 
+#if MIN_WG_PER_CU && SA_PTX
+  // A marker the host turns into `.minnctapersm MIN_WG_PER_CU` on this entry (ptx_arch.hpp), so
+  // that ptxas fits the registers to that many work-groups per SM: OpenCL has no such attribute,
+  // and NVIDIA's driver ignores -cl-nv-maxrregcount.
+  asm volatile("//@min-ctas-per-sm " SA_STR(MIN_WG_PER_CU) "\n");
+#endif
   const int tx = get_local_id(0), ty = get_local_id(1);
   const int tid = ty * (BN / TN) + tx;
   const int k_steps = EDGE ? (K + BK - 1) / BK : K / BK;  // the last one partial with EDGE

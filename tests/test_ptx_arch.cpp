@@ -9,7 +9,9 @@
 
 namespace {
 
+using clgemm::applyOccupancyMarkers;
 using clgemm::hasArchSpecificPtx;
+using clgemm::hasOccupancyMarker;
 using clgemm::unmaskArchSpecificPtx;
 
 const std::string kPtx =
@@ -70,6 +72,44 @@ TEST(PtxArch, AnythingButPtxIsRefused) {
             std::nullopt);
   EXPECT_EQ(unmaskArchSpecificPtx(".target spir64\n//@arch-specific x;\n"), std::nullopt);
   EXPECT_EQ(unmaskArchSpecificPtx(""), std::nullopt);
+}
+
+// MIN_WG_PER_CU (simt-async): the marker in an entry's body becomes `.minnctapersm N` among that
+// entry's directives, before the line that opens its body; other entries, the target and the
+// rest stay as they were.
+TEST(PtxOccupancy, TheMarkedEntryGetsItsCountOfWorkGroupsPerMultiprocessor) {
+  const std::string ptx =
+      ".version 8.8\n.target sm_90\n.address_size 64\n"
+      ".visible .entry gemm_edge_strip(\n\t.param .u32 p0\n)\n.reqntid 16, 32, 1\n{\n\tret;\n}\n"
+      ".visible .entry gemm_simt_async(\n\t.param .u32 p0\n)\n.reqntid 16, 16, 1\n{\n"
+      "\t// begin inline asm\n\t//@min-ctas-per-sm 2\n\n\t// end inline asm\n\tret;\n}\n";
+  EXPECT_TRUE(hasOccupancyMarker(ptx));
+  EXPECT_FALSE(hasArchSpecificPtx(ptx));
+  const auto out = applyOccupancyMarkers(ptx);
+  ASSERT_TRUE(out.has_value());
+  EXPECT_NE(out->find("gemm_simt_async(\n\t.param .u32 p0\n)\n.reqntid 16, 16, 1\n"
+                      ".minnctapersm 2\n{\n"),
+            std::string::npos)
+      << *out;
+  EXPECT_NE(out->find(")\n.reqntid 16, 32, 1\n{\n\tret;"), std::string::npos) << *out;
+  EXPECT_EQ(out->find(".minnctapersm"), out->rfind(".minnctapersm")) << "one entry only";
+  EXPECT_NE(out->find("\n.target sm_90\n"), std::string::npos) << *out;
+  // Applied again, nothing more: the entry has its directive.
+  EXPECT_EQ(applyOccupancyMarkers(*out), out);
+}
+
+TEST(PtxOccupancy, NoMarkerNoChangeAndBadCountsOrNonPtxAreRefused) {
+  const std::string plain = ".target sm_90\n.entry a(\n)\n.reqntid 32, 1, 1\n{\n}\n";
+  EXPECT_FALSE(hasOccupancyMarker(plain));
+  EXPECT_EQ(applyOccupancyMarkers(plain), plain);
+  EXPECT_EQ(applyOccupancyMarkers(".target sm_90\n.entry a(\n)\n{\n//@min-ctas-per-sm 0\n}\n"),
+            std::nullopt);
+  EXPECT_EQ(applyOccupancyMarkers(".target sm_90\n.entry a(\n)\n{\n//@min-ctas-per-sm x\n}\n"),
+            std::nullopt);
+  EXPECT_EQ(applyOccupancyMarkers(".target sm_90\n//@min-ctas-per-sm 2\n"), std::nullopt);
+  EXPECT_EQ(applyOccupancyMarkers("\x7f"
+                                  "ELF//@min-ctas-per-sm 2"),
+            std::nullopt);
 }
 
 }  // namespace

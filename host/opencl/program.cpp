@@ -81,12 +81,14 @@ BuiltProgram ProgramCache::build(const std::string& options) const {
                      ") with options '" + options + "'; compiler log:\n" + built.log);
   }
   if (status != CL_SUCCESS) throw ClError("clBuildProgram", status);
-  if (source_.find(kArchSpecificMarker) != std::string::npos) rebuildArchSpecific(built);
+  if (source_.find(kArchSpecificMarker) != std::string::npos ||
+      source_.find(kOccupancyMarker) != std::string::npos)
+    rebuildArchSpecific(built);
   return built;
 }
 
-// See ptx_arch.hpp. Only programs whose PTX still holds the marker (the kernel that needs the
-// instructions was compiled in) are built again.
+// See ptx_arch.hpp. Only programs whose PTX still holds a marker (the kernel that needs the
+// instructions, or asks for an occupancy, was compiled in) are built again.
 void ProgramCache::rebuildArchSpecific(BuiltProgram& built) const {
   std::string ptx;
   try {
@@ -97,12 +99,16 @@ void ProgramCache::rebuildArchSpecific(BuiltProgram& built) const {
     rethrowClError(e);
   }
   while (!ptx.empty() && ptx.back() == '\0') ptx.pop_back();
-  if (!hasArchSpecificPtx(ptx)) return;
-  const auto unmasked = unmaskArchSpecificPtx(ptx);
+  const bool arch_specific = hasArchSpecificPtx(ptx), occupancy = hasOccupancyMarker(ptx);
+  if (!arch_specific && !occupancy) return;
+  auto unmasked = arch_specific ? unmaskArchSpecificPtx(ptx) : std::optional<std::string>(ptx);
+  if (unmasked && occupancy) unmasked = applyOccupancyMarkers(*unmasked);
   if (!unmasked)
     throw BuildError("building " + origin_ + " with options '" + built.options +
-                     "': the kernel needs architecture-specific PTX instructions, and this "
-                     "device's compiler does not return PTX");
+                     (arch_specific ? "': the kernel needs architecture-specific PTX instructions"
+                                    : "': the kernel asks for work-groups per compute unit "
+                                      "(MIN_WG_PER_CU) through its PTX") +
+                     ", and this device's compiler does not return PTX");
   int status = CL_SUCCESS;
   try {
     std::vector<unsigned char> bytes(unmasked->begin(), unmasked->end());

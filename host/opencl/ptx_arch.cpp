@@ -39,4 +39,33 @@ std::optional<std::string> unmaskArchSpecificPtx(const std::string& ptx) {
   return out;
 }
 
+bool hasOccupancyMarker(const std::string& ptx) {
+  return ptx.find(kOccupancyMarker) != std::string::npos;
+}
+
+std::optional<std::string> applyOccupancyMarkers(const std::string& ptx) {
+  if (ptx.find(".target sm_") == std::string::npos) return std::nullopt;
+  std::string out = ptx;
+  const std::string marker = kOccupancyMarker;
+  for (std::size_t pos = out.find(marker); pos != std::string::npos;
+       pos = out.find(marker, pos + 1)) {
+    std::size_t digits = pos + marker.size(), end = digits;
+    while (end < out.size() && std::isdigit(static_cast<unsigned char>(out[end]))) ++end;
+    if (end == digits || end - digits > 4) return std::nullopt;
+    const int count = std::stoi(out.substr(digits, end - digits));
+    if (count < 1) return std::nullopt;
+    // The entry whose body holds the marker: its directives lie between its parameters and the
+    // line that opens the body.
+    const std::size_t entry = out.rfind(".entry ", pos);
+    if (entry == std::string::npos) return std::nullopt;
+    const std::size_t body = out.find("\n{", entry);
+    if (body == std::string::npos || body > pos) return std::nullopt;
+    if (out.substr(entry, body - entry).find(".minnctapersm") != std::string::npos) continue;
+    const std::string directive = "\n.minnctapersm " + std::to_string(count);
+    out.insert(body, directive);
+    pos += directive.size();
+  }
+  return out;
+}
+
 }  // namespace clgemm

@@ -14,11 +14,25 @@ namespace clgemm {
 // the instruction's line in the inline assembly.
 inline constexpr const char* kArchSpecificMarker = "//@arch-specific ";
 
+// The comment, followed by a count, by which a kernel asks that ptxas fit that many of its
+// work-groups on one multiprocessor: OpenCL has no attribute for it (CUDA's __launch_bounds__) and
+// NVIDIA's driver ignores -cl-nv-maxrregcount. The PTX of the kernel that holds it gets
+// `.minnctapersm N` on its entry, and is built again (simt-async's MIN_WG_PER_CU).
+inline constexpr const char* kOccupancyMarker = "//@min-ctas-per-sm ";
+
 // True when the PTX holds masked instructions.
 bool hasArchSpecificPtx(const std::string& ptx);
 
 // The PTX with every marker removed and its `.target sm_NN` named `sm_NNa`; nullopt when the text
 // is not PTX with such a target line (another vendor's binary).
 std::optional<std::string> unmaskArchSpecificPtx(const std::string& ptx);
+
+// True when the PTX holds an occupancy marker.
+bool hasOccupancyMarker(const std::string& ptx);
+
+// The PTX with `.minnctapersm N` among the directives of every entry whose body holds the marker
+// with count N (an entry that has the directive already keeps its own); nullopt when the text is
+// not PTX or a marker's count is not a positive number.
+std::optional<std::string> applyOccupancyMarkers(const std::string& ptx);
 
 }  // namespace clgemm

@@ -356,6 +356,13 @@ Variant simtAsync() {
         "size)",
         {0, AT_FROM_DEFAULT},
         true},
+       {"MIN_WG_PER_CU",
+        0,
+        "work-groups per compute unit that ptxas must fit the registers to (`.minnctapersm`, "
+        "written into the kernel's PTX, which is built again; 0: ptxas's choice): a build ptxas "
+        "gives a few registers too many for two work-groups per SM ran 8.5% faster held to two "
+        "(docs/performance.md, 2026-12-05)",
+        {0, 2}},
        {"PAD_FROM",
         SA_PAD_FROM_DEFAULT,
         "sizes that are not tile multiples: padding copies (timed with the GEMM) from this size "
@@ -419,8 +426,8 @@ Variant simtAsync() {
     std::vector<std::string> errors;
     requireAtLeast(errors, d, {"BM", "BN", "BK", "TM", "TN", "GROUP_M"}, 1);
     requireAtLeast(errors, d,
-                   {"PADA", "PADB", "AT_FROM", "PAD_FROM", "PAD_FROM_UNALIGNED", "ALIGN_B_FROM",
-                    "SPLIT_APART", "PEEL_MAX", "FUSE_STRIPS"},
+                   {"PADA", "PADB", "AT_FROM", "MIN_WG_PER_CU", "PAD_FROM", "PAD_FROM_UNALIGNED",
+                    "ALIGN_B_FROM", "SPLIT_APART", "PEEL_MAX", "FUSE_STRIPS"},
                    0);
     if (!errors.empty()) return errors;
     for (const char* name : {"TM", "TN", "PADA", "PADB"}) {
