@@ -83,13 +83,13 @@ BuiltProgram ProgramCache::build(const std::string& options) const {
   if (status != CL_SUCCESS) throw ClError("clBuildProgram", status);
   if (source_.find(kArchSpecificMarker) != std::string::npos ||
       source_.find(kOccupancyMarker) != std::string::npos)
-    rebuildArchSpecific(built);
+    rebuildFromMarkedPtx(built);
   return built;
 }
 
 // See ptx_arch.hpp. Only programs whose PTX still holds a marker (the kernel that needs the
 // instructions, or asks for an occupancy, was compiled in) are built again.
-void ProgramCache::rebuildArchSpecific(BuiltProgram& built) const {
+void ProgramCache::rebuildFromMarkedPtx(BuiltProgram& built) const {
   std::string ptx;
   try {
     const auto binaries = built.program.getInfo<CL_PROGRAM_BINARIES>();

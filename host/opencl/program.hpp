@@ -42,7 +42,9 @@ class ProgramCache {
   // Builds one program; touches no member but the (const) context, device and source, so several
   // may run at once.
   BuiltProgram build(const std::string& options) const;
-  void rebuildArchSpecific(BuiltProgram& built) const;
+  // Where the PTX the driver returned holds ptx_arch.hpp's markers (arch-specific instructions,
+  // an occupancy request), builds it again from that PTX, rewritten.
+  void rebuildFromMarkedPtx(BuiltProgram& built) const;
 
   cl::Context context_;
   cl::Device device_;
