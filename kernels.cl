@@ -1958,12 +1958,12 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
   // copy then reads 16 sectors, as one of 8 lines x 64 bytes would, and the transposing stores
   // below (A^T's bank of (k, m) is 4k + m: BM + PADA is 4 past a multiple of 32) fall on 32
   // distinct banks. With (SA_THREADS / 32) a multiple of BK / 8 a work-item's float4 along K is
-  // the same for every i, and its lines (SA_THREADS / 32) / (BK / 8) x 16 apart.
-#define SA_STAGE_LINE(i) \
-  (((tid / 32) / (BK / 8)) * 16 + (i) * ((SA_THREADS / 32) / (BK / 8)) * 16 + tid % 16)
+  // the same for every i, and its lines SA_STAGE_APART apart.
+#define SA_STAGE_APART (((SA_THREADS / 32) / (BK / 8)) * 16)
+#define SA_STAGE_LINE(i) (((tid / 32) / (BK / 8)) * 16 + (i) * SA_STAGE_APART + tid % 16)
 #define SA_STAGE_K ((((tid / 32) % (BK / 8)) * 2 + (tid % 32) / 16) * 4)
   __global const float* a_src = A + (row0 + SA_STAGE_LINE(0)) * K + SA_STAGE_K;
-  const int a_line = ((SA_THREADS / 32) / (BK / 8)) * 16 * K;  // between copy i and i + 1 of A
+  const int a_line = SA_STAGE_APART * K;  // between copy i and i + 1 of A
 #else
   __global const float* a_src = A + (row0 + tid / BK) * K + (EDGE ? 0 : tid % BK);
   const int a_line = (SA_THREADS / BK) * K;  // between copy i and i + 1 of A
@@ -2082,6 +2082,11 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
 #ifndef A_STAGE_AT
 #define A_STAGE_AT (BK / 2)  // the k of a K-step at which the next tile's A is transposed
 #endif
+// Not at k = 0: the next tile's copies are committed at k = 1 (STAGES 2: before that they are
+// not even issued), and the wait below counts groups from that commit.
+#if A_STAGE_AT < 1 || A_STAGE_AT >= BK
+#error "A_STAGE_AT: a k from 1 to BK - 1 (the next tile's copies are committed at k = 1)"
+#endif
 #define SA_ABUF(t, buf) ((t) % 2)  // A^T's tile of tile t (B's: buf)
 #else
 #define SA_ABUF(t, buf) (buf)
@@ -2138,6 +2143,7 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
 #undef SA_STAGE_TRANSPOSE
 #undef SA_STAGE_LINE
 #undef SA_STAGE_K
+#undef SA_STAGE_APART
 #undef A_STAGE_AT
 #endif
 
