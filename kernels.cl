@@ -1473,6 +1473,15 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 #ifndef EDGE
 #define EDGE 0  // M, N, K not multiples of BM, BN, BK (set by the host)
 #endif
+#ifndef K_TAIL
+#define K_TAIL 0  // K_TAIL_FMA where the problem allows it (read by the host)
+#endif
+#ifndef K_TAIL_FMA
+#define K_TAIL_FMA 0  // with EDGE: K's last K % BK k by FMAs from global memory (set by the host)
+#endif
+#if K_TAIL_FMA && (!EDGE || A_KM)
+#error "K_TAIL_FMA: the edges path (EDGE), A read as stored (not A_KM)"
+#endif
 #ifndef VEC_N
 #define VEC_N 1  // B's lines start on 16 bytes (N a multiple of 4, or B_LD), and C's without B_LD
 #endif
@@ -1880,7 +1889,12 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
 #endif
   const int tx = get_local_id(0), ty = get_local_id(1);
   const int tid = ty * (BN / TN) + tx;
-  const int k_steps = EDGE ? (K + BK - 1) / BK : K / BK;  // the last one partial with EDGE
+  // With EDGE the last K-step is partial, or with K_TAIL_FMA left to FMAs after the K-steps.
+#if EDGE && !K_TAIL_FMA
+  const int k_steps = (K + BK - 1) / BK;
+#else
+  const int k_steps = K / BK;
+#endif
 #if SPLIT || STRIPS_IN_GEMM || WHOLE_LINE
   // A line of work-groups: with SPLIT whole tiles up to SK_WHOLE (with SK_APART in the launch
   // before) and SK_PARTS per tile after them, each a range of its K-steps (part -1: the whole
@@ -2133,6 +2147,28 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
       }
     }
   }
+#if K_TAIL_FMA
+  // K's last K % BK k, fewer than a K-step, by the work-group whose K-steps end the tile (the last
+  // part, or the whole tile), as FMAs of A's and B's values read from global memory: as a K-step
+  // of copies (zeros past K) that k cost a whole K-step, and under the split the last part's is
+  // every round's longest: 1920 x 1920 x 1921 ran 3.5% longer than 1920^3 in 4 parts of 30 and 31
+  // K-steps on the H200 (docs/performance.md, 2026-12-05, session 32). The rows and columns are
+  // the fragments' (SA_LOAD), every one inside C (EDGE's blocks lie inside it).
+  if (first_step + tiles == k_steps) {
+#pragma unroll 1
+    for (int k = k_steps * BK; k < K; ++k) {
+      _Pragma("unroll") for (int i = 0; i < TM; ++i) {
+        a[0][i] = A[(row0 + (i / 4) * SA_STRIDE_M + ty * 4 + i % 4) * K + k];
+      }
+      _Pragma("unroll") for (int j = 0; j < TN; ++j) {
+        b[0][j] = B[k * SA_LDB + col0 + (j / 4) * SA_STRIDE_N + tx * 4 + j % 4];
+      }
+      _Pragma("unroll") for (int i = 0; i < TM; ++i) {
+        _Pragma("unroll") for (int j = 0; j < TN; ++j) acc[i][j] = fma(a[0][i], b[0][j], acc[i][j]);
+      }
+    }
+  }
+#endif
 #undef SA_COPY_A
 #undef SA_COPY_B
 #undef SA_COPY_TILE
@@ -2281,6 +2317,8 @@ __kernel __attribute__((reqd_work_group_size(ES_LINES, ES_SLICES, 1))) void gemm
 #undef PAD_FROM
 #undef PAD_FROM_UNALIGNED
 #undef EDGE
+#undef K_TAIL
+#undef K_TAIL_FMA
 #undef VEC_N
 #undef SPLIT_SLOTS
 #undef SPLIT_APART

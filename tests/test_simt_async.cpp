@@ -454,13 +454,15 @@ struct Tiles {
   int edge = 0;   // EDGE: sizes off the tiles; 1: N a multiple of 4, 2: not (VEC_N = 0)
   int spare = 0;  // LOCAL_SPARE: unused floats at the end of every local row (the host's hold)
   int stage = 0;  // A_STAGE: A's lines by 16-byte copies to a staging tile, transposed there
+  int tail = 0;   // K_TAIL_FMA (with EDGE): K's last K % BK k by FMAs from global memory
 };
 
 std::string label(const Tiles& t) {
   return std::to_string(t.bm) + "x" + std::to_string(t.bn) + "x" + std::to_string(t.bk) + "_" +
          std::to_string(t.tm) + "x" + std::to_string(t.tn) + "_s" + std::to_string(t.stages) +
          (t.akm ? "_at" : "") + (t.edge ? t.edge == 2 ? "_edge_unaligned" : "_edge" : "") +
-         (t.spare ? "_spare" + std::to_string(t.spare) : "") + (t.stage ? "_staged" : "");
+         (t.spare ? "_spare" + std::to_string(t.spare) : "") + (t.stage ? "_staged" : "") +
+         (t.tail ? "_ktail" : "");
 }
 
 // The worst |C - reference| over every element of an m x n x k product (row-major, packed), each
@@ -497,7 +499,7 @@ std::string tileOptions(const Tiles& t) {
          " -D TN=" + std::to_string(t.tn) + " -D STAGES=" + std::to_string(t.stages) +
          " -D A_KM=" + std::to_string(t.akm) + " -D EDGE=" + (t.edge ? "1" : "0") +
          " -D VEC_N=" + (t.edge == 2 ? "0" : "1") + " -D LOCAL_SPARE=" + std::to_string(t.spare) +
-         " -D A_STAGE=" + std::to_string(t.stage);
+         " -D A_STAGE=" + std::to_string(t.stage) + " -D K_TAIL_FMA=" + std::to_string(t.tail);
 }
 
 // Random A (-1..1), B and C of an M x N x K problem (C NaN where beta = 0: a kernel that read it
@@ -618,7 +620,11 @@ INSTANTIATE_TEST_SUITE_P(
         // 32, two and three stages, 128 and 256 work-items, with spare floats
         Tiles{128, 128, 16, 8, 8, 2, 0, 0, 0, 1}, Tiles{128, 128, 32, 8, 8, 2, 0, 0, 0, 1},
         Tiles{128, 128, 16, 8, 8, 3, 0, 0, 0, 1}, Tiles{64, 128, 16, 8, 8, 4, 0, 0, 32, 1},
-        Tiles{64, 64, 8, 8, 4, 2, 0, 0, 0, 1}),
+        Tiles{64, 64, 8, 8, 4, 2, 0, 0, 0, 1},
+        // K's last K % BK k by FMAs after the whole K-steps (K_TAIL_FMA): the edges' K of BK - 1
+        // (no whole K-step), 7 and 11 K-steps less one k, one k more, and 1
+        Tiles{128, 128, 16, 8, 8, 2, 0, 1, 0, 0, 1}, Tiles{256, 64, 8, 16, 8, 3, 0, 2, 0, 0, 1},
+        Tiles{64, 128, 32, 8, 8, 4, 0, 2, 32, 0, 1}),
     [](const auto& info) { return label(info.param); });
 
 // ------------------------------------------------------------------------------------------------
@@ -762,7 +768,11 @@ INSTANTIATE_TEST_SUITE_P(
         // after it counting from SK_WHOLE (SK_APART), with float4 and float-by-float sums
         SplitTiles{Tiles{64, 64, 16, 8, 4, 2}, 11, 4, 3, 0, 1},
         SplitTiles{Tiles{64, 128, 8, 8, 16, 5, 1}, 11, 2, 5, 1, 1},
-        SplitTiles{Tiles{128, 128, 16, 8, 8, 2, 0, 2}, 13, 3, 4, 1, 1}),
+        SplitTiles{Tiles{128, 128, 16, 8, 8, 2, 0, 2}, 13, 3, 4, 1, 1},
+        // K's last BK - 1 k by FMAs (K_TAIL_FMA) in the last part only: 12 whole K-steps in 4
+        // parts of 3, and in 5 parts (2 + 2 + 3 + 2 + 3) with float-by-float sums
+        SplitTiles{Tiles{128, 128, 16, 8, 8, 2, 0, 2, 0, 0, 1}, 13, 4, 4},
+        SplitTiles{Tiles{64, 128, 32, 8, 8, 4, 0, 1, 0, 0, 1}, 13, 0, 5, 1}),
     [](const auto& info) { return splitLabel(info.param); });
 
 // That a problem's derived `defines` hold PEEL_M and PEEL_N, in that order, 1 where the last rows
@@ -949,7 +959,7 @@ TEST(SimtAsyncOccupancyHold, SpareFloatsAddTheBytesTheHostCountsAndThePlainProbl
     if (p.name == "A_KM") EXPECT_EQ(p.value, "1") << "an A stored transposed is read as A^T";
   for (const auto& p : v.problem_defines(d, plain)) {
     if (p.name == "EDGE" || p.name == "PEEL_M" || p.name == "PEEL_N" || p.name == "A_KM" ||
-        p.name == "A_STAGE")
+        p.name == "A_STAGE" || p.name == "K_TAIL_FMA")
       EXPECT_EQ(p.value, "0") << p.name;
     else if (p.name == "VEC_N")
       EXPECT_EQ(p.value, "1");
@@ -985,6 +995,7 @@ struct PlanCase {
   bool a_transposed;      // A_KM as derived
   int launches;           // copies and the GEMM
   bool a_staged = false;  // A_STAGE as derived
+  bool k_tail = false;    // K_TAIL_FMA as derived
 };
 
 // The plan (KernelPlan) of simt-async with 64 x 64 x 8 tiles and plain copies (SA_PTX = 0) on the
@@ -1111,6 +1122,24 @@ TEST_F(SimtAsyncPlan, AIsReadTransposedWhereItIsFreeOrFromAtFromAndEdgesBelowPad
        clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kT}, with({"ALIGN_B_FROM=0"}), false, 2},
       {"col NN edge, N odd, B in aligned lines", 133, 67, 13,
        clgemm::GemmShape{Layout::kCol, Trans::kN, Trans::kN}, with({"ALIGN_B_FROM=0"}), false, 2},
+      // With K_TAIL, on the edges path K's last K % BK k (5 of 13) by FMAs after the whole
+      // K-step, whatever N % 4 and B's copy; not where K is a multiple of BK, shorter than a
+      // K-step, or padded.
+      {"NN edge, K tail", 130, 68, 13, clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kN},
+       with({"K_TAIL=1"}), false, 1, false, true},
+      {"NN edge, N odd, K tail", 131, 67, 21, clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kN},
+       with({"K_TAIL=1"}), false, 1, false, true},
+      {"NN edge, N odd, B in aligned lines, K tail", 131, 67, 13,
+       clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kN}, with({"K_TAIL=1", "ALIGN_B_FROM=0"}),
+       false, 2, false, true},
+      {"TN edge, K tail", 130, 68, 13, clgemm::GemmShape{Layout::kRow, Trans::kT, Trans::kN},
+       with({"K_TAIL=1"}), false, 2, false, true},
+      {"NN edge, K whole, K_TAIL", 130, 68, 16,
+       clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kN}, with({"K_TAIL=1"}), false, 1},
+      {"NN edge, K below a step, K_TAIL", 130, 68, 7,
+       clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kN}, with({"K_TAIL=1"}), false, 1},
+      {"NN padded, K_TAIL", 130, 68, 13, clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kN},
+       with({"K_TAIL=1", "PAD_FROM=0"}), true, 5},
   };
   std::mt19937 rng(7);
   for (const PlanCase& c : cases) {
@@ -1125,9 +1154,12 @@ TEST_F(SimtAsyncPlan, AIsReadTransposedWhereItIsFreeOrFromAtFromAndEdgesBelowPad
       } else if (d.name == "A_STAGE") {
         ++found;
         EXPECT_EQ(d.value, c.a_staged ? "1" : "0");
+      } else if (d.name == "K_TAIL_FMA") {
+        ++found;
+        EXPECT_EQ(d.value, c.k_tail ? "1" : "0");
       }
     }
-    EXPECT_EQ(found, 2) << "A_KM and A_STAGE among the derived defines";
+    EXPECT_EQ(found, 3) << "A_KM, A_STAGE and K_TAIL_FMA among the derived defines";
 
     const Operands o = operands(rm, rng);
     const float alpha = 1.5f, beta = 0.5f;

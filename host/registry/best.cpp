@@ -13,6 +13,7 @@ using namespace family;
 
 constexpr int AT_FROM_DEFAULT = 3000;                // see simtAsyncReadsATransposed
 constexpr int SA_A_STAGING_DEFAULT = 0;              // see simtAsyncStagesA
+constexpr int SA_K_TAIL_DEFAULT = 0;                 // see simtAsyncKSteps
 constexpr int SA_PAD_FROM_DEFAULT = 4000;            // see simtAsyncPadding
 constexpr int SA_PAD_FROM_UNALIGNED_DEFAULT = 2500;  // see simtAsyncPadding
 constexpr int SA_ALIGN_B_FROM_DEFAULT = 2200;        // see simtAsyncAlignedBLines
@@ -204,6 +205,17 @@ std::pair<int, int> simtAsyncBlock(const ResolvedDefines& d) {
   return {int(d.param("BM")), int(d.param("BN"))};
 }
 
+// simt-async's K-steps for a kernel problem's K: with K_TAIL, where K is more than a K-step and
+// not a multiple of it, the whole ones, the last K % BK k then FMAs from global memory after them
+// (K_TAIL_FMA, kernels.cl), not a partial K-step of copies that costs a whole one: under the split
+// the last part's is every round's longest (1920 x 1920 x 1921 3.5% longer than 1920^3 on the
+// H200, docs/performance.md, 2026-12-05). Padded problems' K is a multiple of BK.
+int simtAsyncKSteps(const ResolvedDefines& d, int k) {
+  const int bk = int(d.param("BK"));
+  if (d.param("K_TAIL") != 0 && k > bk && k % bk != 0) return k / bk;
+  return int(ceilDiv(k, bk));
+}
+
 // simt-async's split of its last round of tiles along K (splitLastWave): the BM x BN blocks of
 // the problem the kernel runs (padded or not) that its grid covers, m x n, BK-deep K-steps, on
 // `slots` places of `units` compute units, or SPLIT_SLOTS places (a fuller round's model then
@@ -231,10 +243,10 @@ std::optional<WaveSplit> simtAsyncWaveSplit(const ResolvedDefines& d, const RowM
     slots = d.param("SPLIT_SLOTS");
     units = 0;
   }
-  const int bm = d.param("BM"), bn = d.param("BN"), bk = d.param("BK");
+  const int bm = d.param("BM"), bn = d.param("BN");
   const long long tiles = ceilDiv(m, bm) * ceilDiv(n, bn);
   std::optional<WaveSplit> split =
-      splitLastWave(tiles, int(ceilDiv(k, bk)), slots, units, std::size_t(bm) * std::size_t(bn),
+      splitLastWave(tiles, simtAsyncKSteps(d, k), slots, units, std::size_t(bm) * std::size_t(bn),
                     simtAsyncCopiesBByFloats(d, g));
   const long long apart_rounds = d.param("SPLIT_APART");
   if (split && apart_rounds > 0 && slots > 0) split->apart = split->whole / slots >= apart_rounds;
@@ -330,7 +342,7 @@ std::optional<int> simtAsyncStripsInGemm(const ResolvedDefines& d, const EdgeStr
   const double chain = double(ceilDiv(groups, own) * ceilDiv(ceilDiv(k, threads / 16), 16)) *
                        (1.0 + 0.135 * (depth - 1));
   const long long rounds = slots > 0 ? ceilDiv(gemm_groups, slots) : 1;
-  const double k_steps = double(ceilDiv(k, d.param("BK")) / std::max(parts, 1)) * double(rounds);
+  const double k_steps = double(simtAsyncKSteps(d, k) / std::max(parts, 1)) * double(rounds);
   const double block_share = double(d.param("BM")) * double(d.param("BN")) / (128.0 * 128.0);
   if (chain <= 2.4 * block_share * k_steps) return int(own);
   if (parts > 1) return 0;
@@ -379,6 +391,12 @@ Variant simtAsync() {
         "row-major A at tile multiples: its lines by 16-byte copies into a staging tile, which "
         "each work-item transposes into A^T's tile mid K-step (replaces the 4-byte copies below "
         "AT_FROM and the transposing copy from it; docs/performance.md, 2026-12-05, session 32)",
+        {0, 1}},
+       {"K_TAIL",
+        SA_K_TAIL_DEFAULT,
+        "sizes off the tiles, K not a multiple of BK: its last K % BK k by FMAs from global memory "
+        "after the whole K-steps, in the last part of a split tile, instead of a partial K-step "
+        "of copies (docs/performance.md, 2026-12-05, session 33)",
         {0, 1}},
        {"MIN_WG_PER_CU",
         0,
@@ -450,7 +468,7 @@ Variant simtAsync() {
     std::vector<std::string> errors;
     requireAtLeast(errors, d, {"BM", "BN", "BK", "TM", "TN", "GROUP_M"}, 1);
     requireAtLeast(errors, d,
-                   {"PADA", "PADB", "AT_FROM", "A_STAGING", "MIN_WG_PER_CU", "PAD_FROM",
+                   {"PADA", "PADB", "AT_FROM", "A_STAGING", "K_TAIL", "MIN_WG_PER_CU", "PAD_FROM",
                     "PAD_FROM_UNALIGNED", "ALIGN_B_FROM", "SPLIT_APART", "PEEL_MAX", "FUSE_STRIPS"},
                    0);
     if (!errors.empty()) return errors;
@@ -515,6 +533,8 @@ Variant simtAsync() {
         {"A_KM", simtAsyncReadsATransposed(d, g) ? "1" : "0", "problem"},
         {"A_STAGE", simtAsyncStagesA(d, g) ? "1" : "0", "problem"},
         {"EDGE", edge ? "1" : "0", "problem"},
+        {"K_TAIL_FMA", edge && simtAsyncKSteps(d, g.k) * d.param("BK") < g.k ? "1" : "0",
+         "problem"},
         {"VEC_N", simtAsyncCopiesBByFloats(d, g) ? "0" : "1", "problem"},
         {"PEEL_M", strips && strips->m0 < g.m ? "1" : "0", "problem"},
         {"PEEL_N", strips && strips->n0 < g.n ? "1" : "0", "problem"}};
