@@ -1367,12 +1367,6 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 //    element: consecutive work-items copy consecutive k of a row, so a warp reads 32-byte pieces
 //    of 32 / BK rows of A, and with (BM + PADA) % 32 == 4 its 32 stores hit 32 banks at BK = 8
 //    (two to a bank at BK = 16).
-//    With A_STAGE (the host's, with A_STAGING, at tile multiples of a row-major A) A's lines go
-//    as stored by 16-byte copies, a quarter as many, into a staging tile, and at the middle k of
-//    each K-step every work-item transposes its own float4s of the next tile into As: the 4-byte
-//    copies cost 2% at 2048^3 against 16-byte ones (docs/performance.md, 2026-12-05), and
-//    reading A's fragments along K from the staging tile (a float4 of four k per row: 32
-//    registers of A where As takes 16) cost 14-20%.
 //    B's tile is copied as it is stored, a 16-byte copy per float4 (cp.async.cg: L2 only).
 //  - A work-item's TM x TN block is split into float4 groups strided across the tile (best's
 //    layout): per k it reads TM/4 float4s of A (broadcasts across a warp) and TN/4 of B
@@ -1452,14 +1446,8 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 #ifndef AT_FROM
 #define AT_FROM 3000  // NN: A transposed (A_KM) from this size up (read by the host, not the kernel)
 #endif
-#ifndef A_STAGING
-#define A_STAGING 0  // A_STAGE where the problem allows it (read by the host)
-#endif
 #ifndef MIN_WG_PER_CU
 #define MIN_WG_PER_CU 0  // ptxas fits this many work-groups per SM (.minnctapersm; 0: its choice)
-#endif
-#ifndef A_STAGE
-#define A_STAGE 0  // A's lines by 16-byte copies to a staging tile, transposed there (host)
 #endif
 #ifndef PAD_FROM
 #define PAD_FROM 4000  // other sizes: padding copies from this size up (read by the host)
@@ -1472,15 +1460,6 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 #endif
 #ifndef EDGE
 #define EDGE 0  // M, N, K not multiples of BM, BN, BK (set by the host)
-#endif
-#ifndef K_TAIL
-#define K_TAIL 0  // K_TAIL_FMA where the problem allows it (read by the host)
-#endif
-#ifndef K_TAIL_FMA
-#define K_TAIL_FMA 0  // with EDGE: K's last K % BK k by FMAs from global memory (set by the host)
-#endif
-#if K_TAIL_FMA && (!EDGE || A_KM)
-#error "K_TAIL_FMA: the edges path (EDGE), A read as stored (not A_KM)"
 #endif
 #ifndef VEC_N
 #define VEC_N 1  // B's lines start on 16 bytes (N a multiple of 4, or B_LD), and C's without B_LD
@@ -1562,18 +1541,11 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 #endif
 
 #define SA_THREADS ((BM / TM) * (BN / TN))
-// A^T's tiles: with A_STAGE two (the one multiplied and the one its work-items transpose into from
-// the staging tiles), else one per stage.
-#define SA_AT_BUFS (A_STAGE ? 2 : STAGES)
-#if A_STAGE && (EDGE || A_KM || BK % 8 != 0 || SA_THREADS % 32 != 0 || BM % 16 != 0 || \
-                (SA_THREADS / 32) % (BK / 8) != 0 || (BM * BK / 4) % SA_THREADS != 0)
-#error "A_STAGE: exact row-major A, BK a multiple of 8, whole warps, 16-row pieces (kernels.cl)"
-#endif
-#if STRIPS_IN_GEMM && (SA_THREADS % 16 != 0 || SA_AT_BUFS * BK * (BM + PADA) < 8 * SA_THREADS)
+#if STRIPS_IN_GEMM && (SA_THREADS % 16 != 0 || STAGES * BK * (BM + PADA) < 8 * SA_THREADS)
 #error "STRIPS_IN_GEMM: threads a multiple of 16, A's buffers 8 floats per thread (the host's rule)"
 #endif
-#if A_KM || A_STAGE
-#define SA_COPIES_A (BM * BK / 4 / SA_THREADS)  // 16-byte copies of A^T (or A) per work-item, tile
+#if A_KM
+#define SA_COPIES_A (BM * BK / 4 / SA_THREADS)  // 16-byte copies of A^T per work-item and tile
 #else
 #define SA_COPIES_A (BM * BK / SA_THREADS)  // 4-byte copies of A per work-item and tile
 #endif
@@ -1872,13 +1844,7 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
   // fewer registers (116-128 against 144-155, to fit four 64 x 128 work-groups per SM instead of
   // three), that build ran 5-16% slower at 1025^3-1031^3, 1668^3 and 1800^3 on the H200 than the
   // same one held to three (docs/performance.md, 2026-12-03, session 28).
-  __local float As[SA_AT_BUFS][BK][BM + PADA + LOCAL_SPARE] __attribute__((aligned(16)));  // A^T
-#if A_STAGE
-  // A as stored, BK + 4 floats per line: each work-item copies and later reads back only its own
-  // float4s, so no barrier guards these tiles, and the 4-float pad keeps a quarter warp's
-  // copies and reads (8 lines) on distinct banks.
-  __local float Ast[STAGES][BM][BK + 4] __attribute__((aligned(16)));
-#endif
+  __local float As[STAGES][BK][BM + PADA + LOCAL_SPARE] __attribute__((aligned(16)));  // A^T
   __local float Bs[STAGES][BK][BN + PADB + LOCAL_SPARE] __attribute__((aligned(16)));
 
 #if MIN_WG_PER_CU && SA_PTX
@@ -1889,12 +1855,7 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
 #endif
   const int tx = get_local_id(0), ty = get_local_id(1);
   const int tid = ty * (BN / TN) + tx;
-  // With EDGE the last K-step is partial, or with K_TAIL_FMA left to FMAs after the K-steps.
-#if EDGE && !K_TAIL_FMA
-  const int k_steps = (K + BK - 1) / BK;
-#else
-  const int k_steps = K / BK;
-#endif
+  const int k_steps = EDGE ? (K + BK - 1) / BK : K / BK;  // the last one partial with EDGE
 #if SPLIT || STRIPS_IN_GEMM || WHOLE_LINE
   // A line of work-groups: with SPLIT whole tiles up to SK_WHOLE (with SK_APART in the launch
   // before) and SK_PARTS per tile after them, each a range of its K-steps (part -1: the whole
@@ -1966,18 +1927,6 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
 #define SA_STEP(t) ((t) + first_step)
 #if A_KM
   __global const float* a_src = A + row0;
-#elif A_STAGE
-  // Float4 f = tid + i * SA_THREADS of a tile: its warp-sized piece f / 32 covers 16 lines and two
-  // float4s of each (a lane: line lane % 16, float4 lane / 16), the pieces along K first. A warp's
-  // copy then reads 16 sectors, as one of 8 lines x 64 bytes would, and the transposing stores
-  // below (A^T's bank of (k, m) is 4k + m: BM + PADA is 4 past a multiple of 32) fall on 32
-  // distinct banks. With (SA_THREADS / 32) a multiple of BK / 8 a work-item's float4 along K is
-  // the same for every i, and its lines SA_STAGE_APART apart.
-#define SA_STAGE_APART (((SA_THREADS / 32) / (BK / 8)) * 16)
-#define SA_STAGE_LINE(i) (((tid / 32) / (BK / 8)) * 16 + (i) * SA_STAGE_APART + tid % 16)
-#define SA_STAGE_K ((((tid / 32) % (BK / 8)) * 2 + (tid % 32) / 16) * 4)
-  __global const float* a_src = A + (row0 + SA_STAGE_LINE(0)) * K + SA_STAGE_K;
-  const int a_line = SA_STAGE_APART * K;  // between copy i and i + 1 of A
 #else
   __global const float* a_src = A + (row0 + tid / BK) * K + (EDGE ? 0 : tid % BK);
   const int a_line = (SA_THREADS / BK) * K;  // between copy i and i + 1 of A
@@ -1988,12 +1937,6 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
   _Pragma("unroll") for (int i = 0; i < SA_COPIES_A; ++i) {                       \
     const int f = tid + i * SA_THREADS, r = f / (BM / 4), c = (f % (BM / 4)) * 4; \
     sa_copy16(&As[buf][r][c], a_src + (SA_STEP(t) * BK + r) * M + c);             \
-  }
-#elif A_STAGE
-#define SA_COPY_A(t, buf)                                                  \
-  _Pragma("unroll") for (int i = 0; i < SA_COPIES_A; ++i) {                \
-    sa_copy16(&Ast[buf][SA_STAGE_LINE(i)][SA_STAGE_K],                     \
-              a_src + SA_STEP(t) * BK + i * a_line);                       \
   }
 #elif EDGE
 // Past K (a partial last K-step), zeros from a source kept inside A (its column K - 1).
@@ -2049,12 +1992,12 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
     SA_COPY_A(t, buf)        \
     SA_COPY_B(t, buf)        \
   }
-  // The fragments of k in register set `set` (k & 1), from A^T's tile abuf and B's tile buf.
+  // The fragments of k in register set `set` (k & 1).
   float a[2][TM], b[2][TN];
-#define SA_LOAD(abuf, buf, k, set)                                                        \
+#define SA_LOAD(buf, k, set)                                                              \
   {                                                                                       \
     _Pragma("unroll") for (int g = 0; g < SA_GROUPS_M; ++g) {                             \
-      const float4 v = *(__local const float4*)&As[abuf][k][g * SA_STRIDE_M + ty * 4];    \
+      const float4 v = *(__local const float4*)&As[buf][k][g * SA_STRIDE_M + ty * 4];     \
       a[set][g * 4 + 0] = v.x;                                                            \
       a[set][g * 4 + 1] = v.y;                                                            \
       a[set][g * 4 + 2] = v.z;                                                            \
@@ -2081,36 +2024,9 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
     if (s < tiles) SA_COPY_TILE(s, s)
     sa_commit();
   }
-#if A_STAGE
-  // Tile tt's A, from this work-item's own float4s of its staging tile (its copies complete:
-  // cp.async.wait_group) into A^T's tile (tt % 2), for every work-item after the next barrier.
-#define SA_STAGE_TRANSPOSE(tt)                                                   \
-  _Pragma("unroll") for (int i = 0; i < SA_COPIES_A; ++i) {                      \
-    const int m = SA_STAGE_LINE(i);                                              \
-    const float4 v = *(__local const float4*)&Ast[(tt) % STAGES][m][SA_STAGE_K]; \
-    As[(tt) % 2][SA_STAGE_K + 0][m] = v.x;                                       \
-    As[(tt) % 2][SA_STAGE_K + 1][m] = v.y;                                       \
-    As[(tt) % 2][SA_STAGE_K + 2][m] = v.z;                                       \
-    As[(tt) % 2][SA_STAGE_K + 3][m] = v.w;                                       \
-  }
-#ifndef A_STAGE_AT
-#define A_STAGE_AT (BK / 2)  // the k of a K-step at which the next tile's A is transposed
-#endif
-// Not at k = 0: the next tile's copies are committed at k = 1 (STAGES 2: before that they are
-// not even issued), and the wait below counts groups from that commit.
-#if A_STAGE_AT < 1 || A_STAGE_AT >= BK
-#error "A_STAGE_AT: a k from 1 to BK - 1 (the next tile's copies are committed at k = 1)"
-#endif
-#define SA_ABUF(t, buf) ((t) % 2)  // A^T's tile of tile t (B's: buf)
-#else
-#define SA_ABUF(t, buf) (buf)
-#endif
   sa_wait(1);
-#if A_STAGE
-  SA_STAGE_TRANSPOSE(0)
-#endif
   barrier(CLK_LOCAL_MEM_FENCE);
-  SA_LOAD(0, 0, 0, 0)
+  SA_LOAD(0, 0, 0)
   for (int t = 0; t < tiles; ++t) {
     const int cur = t % STAGES;
     _Pragma("unroll") for (int k = 0; k < BK; ++k) {
@@ -2119,21 +2035,12 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
         if (t - 1 + STAGES < tiles) SA_COPY_TILE(t - 1 + STAGES, (t - 1) % STAGES)
         sa_commit();
       }
-#if A_STAGE
-      // Tile t + 1's A into A^T's other tile, read last in K-step t - 1 (before its barrier). Its
-      // copies are STAGES - 2 groups behind the newest (the one committed at k = 1), so
-      // sa_wait(0) waits for them; the barrier that ends this K-step publishes the stores.
-      if (k == A_STAGE_AT && t + 1 < tiles) {
-        sa_wait(0);
-        SA_STAGE_TRANSPOSE(t + 1)
-      }
-#endif
       if (k < BK - 1) {
-        SA_LOAD(SA_ABUF(t, cur), cur, k + 1, (k + 1) & 1)
+        SA_LOAD(cur, k + 1, (k + 1) & 1)
       } else {
         sa_wait(0);
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (t + 1 < tiles) SA_LOAD(SA_ABUF(t + 1, (t + 1) % STAGES), (t + 1) % STAGES, 0, 0)
+        if (t + 1 < tiles) SA_LOAD((t + 1) % STAGES, 0, 0)
       }
       // Row by row, each row's columns in the opposite direction to the row before (a
       // serpentine): row i's last FMA and row i + 1's first read the same b. The sums are the
@@ -2147,41 +2054,11 @@ __kernel __attribute__((reqd_work_group_size(BN / TN, BM / TM, 1))) void gemm_si
       }
     }
   }
-#if K_TAIL_FMA
-  // K's last K % BK k, fewer than a K-step, by the work-group whose K-steps end the tile (the last
-  // part, or the whole tile), as FMAs of A's and B's values read from global memory: as a K-step
-  // of copies (zeros past K) that k cost a whole K-step, and under the split the last part's is
-  // every round's longest: 1920 x 1920 x 1921 ran 3.5% longer than 1920^3 in 4 parts of 30 and 31
-  // K-steps on the H200 (docs/performance.md, 2026-12-05, session 32). The rows and columns are
-  // the fragments' (SA_LOAD), every one inside C (EDGE's blocks lie inside it).
-  if (first_step + tiles == k_steps) {
-#pragma unroll 1
-    for (int k = k_steps * BK; k < K; ++k) {
-      _Pragma("unroll") for (int i = 0; i < TM; ++i) {
-        a[0][i] = A[(row0 + (i / 4) * SA_STRIDE_M + ty * 4 + i % 4) * K + k];
-      }
-      _Pragma("unroll") for (int j = 0; j < TN; ++j) {
-        b[0][j] = B[k * SA_LDB + col0 + (j / 4) * SA_STRIDE_N + tx * 4 + j % 4];
-      }
-      _Pragma("unroll") for (int i = 0; i < TM; ++i) {
-        _Pragma("unroll") for (int j = 0; j < TN; ++j) acc[i][j] = fma(a[0][i], b[0][j], acc[i][j]);
-      }
-    }
-  }
-#endif
 #undef SA_COPY_A
 #undef SA_COPY_B
 #undef SA_COPY_TILE
 #undef SA_LOAD
 #undef SA_STEP
-#undef SA_ABUF
-#if A_STAGE
-#undef SA_STAGE_TRANSPOSE
-#undef SA_STAGE_LINE
-#undef SA_STAGE_K
-#undef SA_STAGE_APART
-#undef A_STAGE_AT
-#endif
 
 #if SPLIT
   // With SK_FLOAT_SUMS (the plan's build where registers are short) part and tile come again
@@ -2291,9 +2168,6 @@ __kernel __attribute__((reqd_work_group_size(ES_LINES, ES_SLICES, 1))) void gemm
 #undef ES_BATCH
 #undef SA_THREADS
 #undef SA_COPIES_A
-#undef SA_AT_BUFS
-#undef A_STAGE
-#undef A_STAGING
 #undef SA_COPIES_B
 #undef SA_GROUPS_M
 #undef SA_GROUPS_N
@@ -2317,8 +2191,6 @@ __kernel __attribute__((reqd_work_group_size(ES_LINES, ES_SLICES, 1))) void gemm
 #undef PAD_FROM
 #undef PAD_FROM_UNALIGNED
 #undef EDGE
-#undef K_TAIL
-#undef K_TAIL_FMA
 #undef VEC_N
 #undef SPLIT_SLOTS
 #undef SPLIT_APART

@@ -170,13 +170,6 @@ TEST(SimtAsyncConstraints, LocalMemoryCountsEveryStage) {
   const auto d = clgemm_test::definesOf(v, {"STAGES=3", "BK=8"});
   // 3 stages x 8 k x (128 + 4 + 128 + 4) floats.
   EXPECT_EQ(v.local_mem_bytes(d, sizeof(float)), std::size_t(3 * 8 * 264 * 4));
-  // With A staged: B's 3 stages x 8 x (128 + 4), two A^T tiles of 8 x (128 + 4) and 3 staging
-  // tiles of 128 x (8 + 4); where the tiles cannot stage A (BK = 4), A's stages as before.
-  const auto staged = clgemm_test::definesOf(v, {"STAGES=3", "BK=8", "A_STAGING=1"});
-  EXPECT_EQ(v.local_mem_bytes(staged, sizeof(float)),
-            std::size_t((3 * 8 * 132 + 2 * 8 * 132 + 3 * 128 * 12) * 4));
-  const auto unstaged = clgemm_test::definesOf(v, {"STAGES=3", "BK=4", "A_STAGING=1"});
-  EXPECT_EQ(v.local_mem_bytes(unstaged, sizeof(float)), std::size_t(3 * 4 * 264 * 4));
 }
 
 // The kernel's row-major view of an m x n x k problem stored as `shape` says.
@@ -453,16 +446,13 @@ struct Tiles {
   int akm = 0;    // A_KM: A given as A^T (K x M), read by 16-byte copies
   int edge = 0;   // EDGE: sizes off the tiles; 1: N a multiple of 4, 2: not (VEC_N = 0)
   int spare = 0;  // LOCAL_SPARE: unused floats at the end of every local row (the host's hold)
-  int stage = 0;  // A_STAGE: A's lines by 16-byte copies to a staging tile, transposed there
-  int tail = 0;   // K_TAIL_FMA (with EDGE): K's last K % BK k by FMAs from global memory
 };
 
 std::string label(const Tiles& t) {
   return std::to_string(t.bm) + "x" + std::to_string(t.bn) + "x" + std::to_string(t.bk) + "_" +
          std::to_string(t.tm) + "x" + std::to_string(t.tn) + "_s" + std::to_string(t.stages) +
          (t.akm ? "_at" : "") + (t.edge ? t.edge == 2 ? "_edge_unaligned" : "_edge" : "") +
-         (t.spare ? "_spare" + std::to_string(t.spare) : "") + (t.stage ? "_staged" : "") +
-         (t.tail ? "_ktail" : "");
+         (t.spare ? "_spare" + std::to_string(t.spare) : "");
 }
 
 // The worst |C - reference| over every element of an m x n x k product (row-major, packed), each
@@ -498,8 +488,7 @@ std::string tileOptions(const Tiles& t) {
          " -D BK=" + std::to_string(t.bk) + " -D TM=" + std::to_string(t.tm) +
          " -D TN=" + std::to_string(t.tn) + " -D STAGES=" + std::to_string(t.stages) +
          " -D A_KM=" + std::to_string(t.akm) + " -D EDGE=" + (t.edge ? "1" : "0") +
-         " -D VEC_N=" + (t.edge == 2 ? "0" : "1") + " -D LOCAL_SPARE=" + std::to_string(t.spare) +
-         " -D A_STAGE=" + std::to_string(t.stage) + " -D K_TAIL_FMA=" + std::to_string(t.tail);
+         " -D VEC_N=" + (t.edge == 2 ? "0" : "1") + " -D LOCAL_SPARE=" + std::to_string(t.spare);
 }
 
 // Random A (-1..1), B and C of an M x N x K problem (C NaN where beta = 0: a kernel that read it
@@ -605,26 +594,18 @@ TEST_P(SimtAsyncKernel, EveryElementMatchesTheReference) {
 
 INSTANTIATE_TEST_SUITE_P(
     Tiles, SimtAsyncKernel,
-    ::testing::Values(
-        Tiles{128, 128, 8, 8, 8, 4}, Tiles{256, 64, 8, 16, 8, 3}, Tiles{64, 64, 16, 8, 4, 2},
-        Tiles{64, 128, 8, 8, 16, 5}, Tiles{128, 128, 16, 8, 8, 2, 1},
-        Tiles{256, 64, 8, 16, 8, 3, 1}, Tiles{64, 128, 8, 8, 16, 5, 1},
-        // sizes off the tiles, N a multiple of 4 (edge 1) or odd (edge 2)
-        Tiles{128, 128, 16, 8, 8, 2, 0, 1}, Tiles{128, 128, 32, 8, 8, 2, 0, 1},
-        Tiles{256, 64, 8, 16, 8, 3, 0, 1}, Tiles{64, 128, 32, 8, 8, 4, 0, 1},
-        Tiles{128, 128, 16, 8, 8, 2, 0, 2}, Tiles{256, 64, 8, 16, 8, 3, 0, 2},
-        Tiles{64, 128, 32, 8, 8, 4, 0, 2},
-        // rows longer by floats nothing reads (the host's hold on occupancy)
-        Tiles{64, 128, 16, 8, 8, 2, 0, 2, 32}, Tiles{128, 128, 16, 8, 8, 2, 1, 0, 64},
-        // A staged as stored and transposed in local memory (A_STAGE): BK 16 and
-        // 32, two and three stages, 128 and 256 work-items, with spare floats
-        Tiles{128, 128, 16, 8, 8, 2, 0, 0, 0, 1}, Tiles{128, 128, 32, 8, 8, 2, 0, 0, 0, 1},
-        Tiles{128, 128, 16, 8, 8, 3, 0, 0, 0, 1}, Tiles{64, 128, 16, 8, 8, 4, 0, 0, 32, 1},
-        Tiles{64, 64, 8, 8, 4, 2, 0, 0, 0, 1},
-        // K's last K % BK k by FMAs after the whole K-steps (K_TAIL_FMA): the edges' K of BK - 1
-        // (no whole K-step), 7 and 11 K-steps less one k, one k more, and 1
-        Tiles{128, 128, 16, 8, 8, 2, 0, 1, 0, 0, 1}, Tiles{256, 64, 8, 16, 8, 3, 0, 2, 0, 0, 1},
-        Tiles{64, 128, 32, 8, 8, 4, 0, 2, 32, 0, 1}),
+    ::testing::Values(Tiles{128, 128, 8, 8, 8, 4}, Tiles{256, 64, 8, 16, 8, 3},
+                      Tiles{64, 64, 16, 8, 4, 2}, Tiles{64, 128, 8, 8, 16, 5},
+                      Tiles{128, 128, 16, 8, 8, 2, 1}, Tiles{256, 64, 8, 16, 8, 3, 1},
+                      Tiles{64, 128, 8, 8, 16, 5, 1},
+                      // sizes off the tiles, N a multiple of 4 (edge 1) or odd (edge 2)
+                      Tiles{128, 128, 16, 8, 8, 2, 0, 1}, Tiles{128, 128, 32, 8, 8, 2, 0, 1},
+                      Tiles{256, 64, 8, 16, 8, 3, 0, 1}, Tiles{64, 128, 32, 8, 8, 4, 0, 1},
+                      Tiles{128, 128, 16, 8, 8, 2, 0, 2}, Tiles{256, 64, 8, 16, 8, 3, 0, 2},
+                      Tiles{64, 128, 32, 8, 8, 4, 0, 2},
+                      // rows longer by floats nothing reads (the host's hold on occupancy)
+                      Tiles{64, 128, 16, 8, 8, 2, 0, 2, 32},
+                      Tiles{128, 128, 16, 8, 8, 2, 1, 0, 64}),
     [](const auto& info) { return label(info.param); });
 
 // ------------------------------------------------------------------------------------------------
@@ -768,11 +749,7 @@ INSTANTIATE_TEST_SUITE_P(
         // after it counting from SK_WHOLE (SK_APART), with float4 and float-by-float sums
         SplitTiles{Tiles{64, 64, 16, 8, 4, 2}, 11, 4, 3, 0, 1},
         SplitTiles{Tiles{64, 128, 8, 8, 16, 5, 1}, 11, 2, 5, 1, 1},
-        SplitTiles{Tiles{128, 128, 16, 8, 8, 2, 0, 2}, 13, 3, 4, 1, 1},
-        // K's last BK - 1 k by FMAs (K_TAIL_FMA) in the last part only: 12 whole K-steps in 4
-        // parts of 3, and in 5 parts (2 + 2 + 3 + 2 + 3) with float-by-float sums
-        SplitTiles{Tiles{128, 128, 16, 8, 8, 2, 0, 2, 0, 0, 1}, 13, 4, 4},
-        SplitTiles{Tiles{64, 128, 32, 8, 8, 4, 0, 1, 0, 0, 1}, 13, 0, 5, 1}),
+        SplitTiles{Tiles{128, 128, 16, 8, 8, 2, 0, 2}, 13, 3, 4, 1, 1}),
     [](const auto& info) { return splitLabel(info.param); });
 
 // That a problem's derived `defines` hold PEEL_M and PEEL_N, in that order, 1 where the last rows
@@ -958,8 +935,7 @@ TEST(SimtAsyncOccupancyHold, SpareFloatsAddTheBytesTheHostCountsAndThePlainProbl
   for (const auto& p : v.problem_defines(d, plain_at))
     if (p.name == "A_KM") EXPECT_EQ(p.value, "1") << "an A stored transposed is read as A^T";
   for (const auto& p : v.problem_defines(d, plain)) {
-    if (p.name == "EDGE" || p.name == "PEEL_M" || p.name == "PEEL_N" || p.name == "A_KM" ||
-        p.name == "A_STAGE" || p.name == "K_TAIL_FMA")
+    if (p.name == "EDGE" || p.name == "PEEL_M" || p.name == "PEEL_N" || p.name == "A_KM")
       EXPECT_EQ(p.value, "0") << p.name;
     else if (p.name == "VEC_N")
       EXPECT_EQ(p.value, "1");
@@ -992,10 +968,8 @@ struct PlanCase {
   int m, n, k;
   clgemm::GemmShape shape;
   std::vector<std::string> defines;
-  bool a_transposed;      // A_KM as derived
-  int launches;           // copies and the GEMM
-  bool a_staged = false;  // A_STAGE as derived
-  bool k_tail = false;    // K_TAIL_FMA as derived
+  bool a_transposed;  // A_KM as derived
+  int launches;       // copies and the GEMM
 };
 
 // The plan (KernelPlan) of simt-async with 64 x 64 x 8 tiles and plain copies (SA_PTX = 0) on the
@@ -1065,21 +1039,8 @@ TEST_F(SimtAsyncPlan, AIsReadTransposedWhereItIsFreeOrFromAtFromAndEdgesBelowPad
   using clgemm::Layout;
   using clgemm::Trans;
   const std::vector<PlanCase> cases = {
-      // Tile multiples, row-major NN: with A_STAGING A staged as stored and transposed in the
-      // kernel, no copy, whatever AT_FROM; without, below AT_FROM A's 4-byte copies (no copy),
-      // from it a transposing copy.
-      {"NN staged", 128, 192, 40, clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kN},
-       with({"A_STAGING=1"}), false, 1, true},
-      {"NN staged from AT_FROM", 128, 192, 40,
-       clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kN}, with({"A_STAGING=1", "AT_FROM=0"}),
-       false, 1, true},
-      // ... but not where A is stored transposed, nor off the tiles (below: edges, padding).
-      {"TN packed, A_STAGING", 128, 192, 40, clgemm::GemmShape{Layout::kRow, Trans::kT, Trans::kN},
-       with({"A_STAGING=1"}), true, 1},
-      {"NN edge, A_STAGING", 130, 68, 13, clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kN},
-       with({"A_STAGING=1"}), false, 1},
-      {"NN padded, A_STAGING", 130, 68, 13, clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kN},
-       with({"A_STAGING=1", "PAD_FROM=0"}), true, 5},
+      // Tile multiples, row-major NN: below AT_FROM as before (no copy); from it a transposing
+      // copy.
       {"NN below AT_FROM", 128, 192, 40, clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kN},
        with({}), false, 1},
       {"NN from AT_FROM", 128, 192, 40, clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kN},
@@ -1122,44 +1083,19 @@ TEST_F(SimtAsyncPlan, AIsReadTransposedWhereItIsFreeOrFromAtFromAndEdgesBelowPad
        clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kT}, with({"ALIGN_B_FROM=0"}), false, 2},
       {"col NN edge, N odd, B in aligned lines", 133, 67, 13,
        clgemm::GemmShape{Layout::kCol, Trans::kN, Trans::kN}, with({"ALIGN_B_FROM=0"}), false, 2},
-      // With K_TAIL, on the edges path K's last K % BK k (5 of 13) by FMAs after the whole
-      // K-step, whatever N % 4 and B's copy; not where K is a multiple of BK, shorter than a
-      // K-step, or padded.
-      {"NN edge, K tail", 130, 68, 13, clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kN},
-       with({"K_TAIL=1"}), false, 1, false, true},
-      {"NN edge, N odd, K tail", 131, 67, 21, clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kN},
-       with({"K_TAIL=1"}), false, 1, false, true},
-      {"NN edge, N odd, B in aligned lines, K tail", 131, 67, 13,
-       clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kN}, with({"K_TAIL=1", "ALIGN_B_FROM=0"}),
-       false, 2, false, true},
-      {"TN edge, K tail", 130, 68, 13, clgemm::GemmShape{Layout::kRow, Trans::kT, Trans::kN},
-       with({"K_TAIL=1"}), false, 2, false, true},
-      {"NN edge, K whole, K_TAIL", 130, 68, 16,
-       clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kN}, with({"K_TAIL=1"}), false, 1},
-      {"NN edge, K below a step, K_TAIL", 130, 68, 7,
-       clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kN}, with({"K_TAIL=1"}), false, 1},
-      {"NN padded, K_TAIL", 130, 68, 13, clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kN},
-       with({"K_TAIL=1", "PAD_FROM=0"}), true, 5},
   };
   std::mt19937 rng(7);
   for (const PlanCase& c : cases) {
     SCOPED_TRACE(c.name);
     const clgemm::RowMajorGemm rm = rowMajorOf(c.m, c.n, c.k, c.shape);
     clgemm::KernelPlan plan = this->plan(rm, c.defines);
-    int found = 0;
+    bool found = false;
     for (const auto& d : plan.derived()) {
-      if (d.name == "A_KM") {
-        ++found;
-        EXPECT_EQ(d.value, c.a_transposed ? "1" : "0");
-      } else if (d.name == "A_STAGE") {
-        ++found;
-        EXPECT_EQ(d.value, c.a_staged ? "1" : "0");
-      } else if (d.name == "K_TAIL_FMA") {
-        ++found;
-        EXPECT_EQ(d.value, c.k_tail ? "1" : "0");
-      }
+      if (d.name != "A_KM") continue;
+      found = true;
+      EXPECT_EQ(d.value, c.a_transposed ? "1" : "0");
     }
-    EXPECT_EQ(found, 3) << "A_KM, A_STAGE and K_TAIL_FMA among the derived defines";
+    EXPECT_TRUE(found) << "no A_KM among the derived defines";
 
     const Operands o = operands(rm, rng);
     const float alpha = 1.5f, beta = 0.5f;

@@ -12,8 +12,6 @@ namespace {
 using namespace family;
 
 constexpr int AT_FROM_DEFAULT = 3000;                // see simtAsyncReadsATransposed
-constexpr int SA_A_STAGING_DEFAULT = 0;              // see simtAsyncStagesA
-constexpr int SA_K_TAIL_DEFAULT = 0;                 // see simtAsyncKSteps
 constexpr int SA_PAD_FROM_DEFAULT = 4000;            // see simtAsyncPadding
 constexpr int SA_PAD_FROM_UNALIGNED_DEFAULT = 2500;  // see simtAsyncPadding
 constexpr int SA_ALIGN_B_FROM_DEFAULT = 2200;        // see simtAsyncAlignedBLines
@@ -140,22 +138,6 @@ std::optional<PaddedSizes> simtAsyncPadding(const ResolvedDefines& d, int m, int
   return exactTilesOrPadded(d, m, n, k);
 }
 
-// Whether simt-async's A_STAGE build fits the tiles: A's float4s in pieces of 16 lines x 2 float4s
-// per warp, the pieces along K the same for each of a work-item's copies (kernels.cl).
-bool simtAsyncStagingFits(const ResolvedDefines& d) {
-  const long long threads = threadTileItems(d), bk = d.param("BK");
-  return d.param("A_STAGING") != 0 && bk % 8 == 0 && threads % 32 == 0 && d.param("BM") % 16 == 0 &&
-         (threads / 32) % (bk / 8) == 0 && (1LL * d.param("BM") * bk / 4) % threads == 0;
-}
-
-// Whether simt-async stages A for this problem (A_STAGE = 1): row-major A read as stored by
-// 16-byte copies of its lines into a staging tile, where each work-item transposes its own
-// float4s into A^T's tile, instead of 4-byte copies that transpose A on the way or (from AT_FROM)
-// a timed transposing copy. Tile multiples only (no edges, no padding), A not stored transposed.
-bool simtAsyncStagesA(const ResolvedDefines& d, const RowMajorGemm& g) {
-  return simtAsyncStagingFits(d) && !g.a.transposed && isTileMultiple(d, g.m, g.n, g.k);
-}
-
 // Whether simt-async reads A as A^T (K x M) for this problem (A_KM = 1): 16-byte copies of A^T's
 // lines instead of 4-byte copies that transpose A on the way, which cost 2-3% at 2048^3-16384^3
 // on the H100 (docs/performance.md). Free where A is stored transposed (read as it is, or through
@@ -167,7 +149,6 @@ bool simtAsyncReadsATransposed(const ResolvedDefines& d, const RowMajorGemm& g) 
   if (d.param("BM") % 4 != 0 || float4s % threadTileItems(d) != 0) return false;
   const bool padded = simtAsyncPadding(d, g.m, g.n, g.k).has_value();
   if (!padded && !isTileMultiple(d, g.m, g.n, g.k)) return false;
-  if (simtAsyncStagesA(d, g)) return false;
   return g.a.transposed || padded || harmonicMeanAtLeast(g.m, g.n, g.k, d.param("AT_FROM"));
 }
 
@@ -205,17 +186,6 @@ std::pair<int, int> simtAsyncBlock(const ResolvedDefines& d) {
   return {int(d.param("BM")), int(d.param("BN"))};
 }
 
-// simt-async's K-steps for a kernel problem's K: with K_TAIL, where K is more than a K-step and
-// not a multiple of it, the whole ones, the last K % BK k then FMAs from global memory after them
-// (K_TAIL_FMA, kernels.cl), not a partial K-step of copies that costs a whole one: under the split
-// the last part's is every round's longest (1920 x 1920 x 1921 3.5% longer than 1920^3 on the
-// H200, docs/performance.md, 2026-12-05). Padded problems' K is a multiple of BK.
-int simtAsyncKSteps(const ResolvedDefines& d, int k) {
-  const int bk = int(d.param("BK"));
-  if (d.param("K_TAIL") != 0 && k > bk && k % bk != 0) return k / bk;
-  return int(ceilDiv(k, bk));
-}
-
 // simt-async's split of its last round of tiles along K (splitLastWave): the BM x BN blocks of
 // the problem the kernel runs (padded or not) that its grid covers, m x n, BK-deep K-steps, on
 // `slots` places of `units` compute units, or SPLIT_SLOTS places (a fuller round's model then
@@ -243,10 +213,10 @@ std::optional<WaveSplit> simtAsyncWaveSplit(const ResolvedDefines& d, const RowM
     slots = d.param("SPLIT_SLOTS");
     units = 0;
   }
-  const int bm = d.param("BM"), bn = d.param("BN");
+  const int bm = d.param("BM"), bn = d.param("BN"), bk = d.param("BK");
   const long long tiles = ceilDiv(m, bm) * ceilDiv(n, bn);
   std::optional<WaveSplit> split =
-      splitLastWave(tiles, simtAsyncKSteps(d, k), slots, units, std::size_t(bm) * std::size_t(bn),
+      splitLastWave(tiles, int(ceilDiv(k, bk)), slots, units, std::size_t(bm) * std::size_t(bn),
                     simtAsyncCopiesBByFloats(d, g));
   const long long apart_rounds = d.param("SPLIT_APART");
   if (split && apart_rounds > 0 && slots > 0) split->apart = split->whole / slots >= apart_rounds;
@@ -342,7 +312,7 @@ std::optional<int> simtAsyncStripsInGemm(const ResolvedDefines& d, const EdgeStr
   const double chain = double(ceilDiv(groups, own) * ceilDiv(ceilDiv(k, threads / 16), 16)) *
                        (1.0 + 0.135 * (depth - 1));
   const long long rounds = slots > 0 ? ceilDiv(gemm_groups, slots) : 1;
-  const double k_steps = double(simtAsyncKSteps(d, k) / std::max(parts, 1)) * double(rounds);
+  const double k_steps = double(ceilDiv(k, d.param("BK")) / std::max(parts, 1)) * double(rounds);
   const double block_share = double(d.param("BM")) * double(d.param("BN")) / (128.0 * 128.0);
   if (chain <= 2.4 * block_share * k_steps) return int(own);
   if (parts > 1) return 0;
@@ -386,18 +356,6 @@ Variant simtAsync() {
         "size)",
         {0, AT_FROM_DEFAULT},
         true},
-       {"A_STAGING",
-        SA_A_STAGING_DEFAULT,
-        "row-major A at tile multiples: its lines by 16-byte copies into a staging tile, which "
-        "each work-item transposes into A^T's tile mid K-step (replaces the 4-byte copies below "
-        "AT_FROM and the transposing copy from it; docs/performance.md, 2026-12-05, session 32)",
-        {0, 1}},
-       {"K_TAIL",
-        SA_K_TAIL_DEFAULT,
-        "sizes off the tiles, K not a multiple of BK: its last K % BK k by FMAs from global memory "
-        "after the whole K-steps, in the last part of a split tile, instead of a partial K-step "
-        "of copies (docs/performance.md, 2026-12-05, session 33)",
-        {0, 1}},
        {"MIN_WG_PER_CU",
         0,
         "work-groups per compute unit that ptxas must fit the registers to (`.minnctapersm`, "
@@ -468,8 +426,8 @@ Variant simtAsync() {
     std::vector<std::string> errors;
     requireAtLeast(errors, d, {"BM", "BN", "BK", "TM", "TN", "GROUP_M"}, 1);
     requireAtLeast(errors, d,
-                   {"PADA", "PADB", "AT_FROM", "A_STAGING", "K_TAIL", "MIN_WG_PER_CU", "PAD_FROM",
-                    "PAD_FROM_UNALIGNED", "ALIGN_B_FROM", "SPLIT_APART", "PEEL_MAX", "FUSE_STRIPS"},
+                   {"PADA", "PADB", "AT_FROM", "MIN_WG_PER_CU", "PAD_FROM", "PAD_FROM_UNALIGNED",
+                    "ALIGN_B_FROM", "SPLIT_APART", "PEEL_MAX", "FUSE_STRIPS"},
                    0);
     if (!errors.empty()) return errors;
     for (const char* name : {"TM", "TN", "PADA", "PADB"}) {
@@ -497,15 +455,10 @@ Variant simtAsync() {
     return errors;
   };
   v.shape = threadTileShape;
-  // With A staged (where the problem allows it; counted wherever the tiles would), two A^T tiles
-  // and STAGES staging tiles of BM x (BK + 4) instead of STAGES A^T tiles.
   v.local_mem_bytes = [](const ResolvedDefines& d, std::size_t element_bytes) {
-    const long long stages = d.param("STAGES"), bk = d.param("BK"), bm = d.param("BM");
-    const long long b_tiles = stages * bk * (d.param("BN") + d.param("PADB"));
-    const long long a_tiles = simtAsyncStagingFits(d)
-                                  ? 2 * bk * (bm + d.param("PADA")) + stages * bm * (bk + 4)
-                                  : stages * bk * (bm + d.param("PADA"));
-    return std::size_t(a_tiles + b_tiles) * element_bytes;
+    return std::size_t(d.param("STAGES") * d.param("BK") *
+                       (d.param("BM") + d.param("PADA") + d.param("BN") + d.param("PADB"))) *
+           element_bytes;
   };
   addTilePadding(v, simtAsyncPadding);
   v.a_k_major = simtAsyncReadsATransposed;
@@ -518,9 +471,7 @@ Variant simtAsync() {
   v.strips_in_gemm = simtAsyncStripsInGemm;
   v.occupancy_hold =
       OccupancyHold{"LOCAL_SPARE", 32,
-                    // Both tiles' rows, in every stage (with A staged A^T has two tiles,
-                    // not STAGES: exact at STAGES 2, every shipped entry's; over by
-                    // STAGES - 2 tiles' rows otherwise).
+                    // Both tiles' rows, in every stage.
                     [](const ResolvedDefines& d, std::size_t element_bytes) {
                       return std::size_t(2 * d.param("STAGES") * d.param("BK")) * element_bytes;
                     },
@@ -531,10 +482,7 @@ Variant simtAsync() {
     const auto strips = simtAsyncEdgeStrips(d, g);
     std::vector<ResolvedDefine> defines = {
         {"A_KM", simtAsyncReadsATransposed(d, g) ? "1" : "0", "problem"},
-        {"A_STAGE", simtAsyncStagesA(d, g) ? "1" : "0", "problem"},
         {"EDGE", edge ? "1" : "0", "problem"},
-        {"K_TAIL_FMA", edge && simtAsyncKSteps(d, g.k) * d.param("BK") < g.k ? "1" : "0",
-         "problem"},
         {"VEC_N", simtAsyncCopiesBByFloats(d, g) ? "0" : "1", "problem"},
         {"PEEL_M", strips && strips->m0 < g.m ? "1" : "0", "problem"},
         {"PEEL_N", strips && strips->n0 < g.n ? "1" : "0", "problem"}};
