@@ -204,15 +204,17 @@ std::string camel(const std::string& option) {
 
 // Every option of a benchmark run that takes a value (clgemm --help), as typed.
 const std::vector<std::string> kValueOptions = {
-    "--platform", "--device",  "--kernel",   "--compare",  "--threads", "-D",           "-m",
-    "-n",         "-k",        "--size",     "--sizes",    "--alpha",   "--beta",       "--warmup",
-    "--reps",     "--check",   "--progress", "--store",    "--seed",    "--format",     "--out",
-    "--input-a",  "--input-b", "--input-c",  "--output-c", "--kernels", "--cl-options", "--layout",
-    "--trans-a",  "--trans-b", "--lda",      "--ldb",      "--ldc"};
+    "--platform", "--device",  "--kernel",     "--compare",      "--threads",  "-D",
+    "-m",         "-n",        "-k",           "--size",         "--sizes",    "--alpha",
+    "--beta",     "--warmup",  "--reps",       "--check",        "--progress", "--store",
+    "--seed",     "--format",  "--out",        "--input-a",      "--input-b",  "--input-c",
+    "--output-c", "--kernels", "--cl-options", "--layout",       "--trans-a",  "--trans-b",
+    "--lda",      "--ldb",     "--ldc",        "--save-programs"};
 
 // Options that belong to another command, refused by `clgemm peak` with a value that would be
 // valid elsewhere (test_peak.cpp covers --size, --sizes, -m, -D, --kernel and --check).
 const std::vector<std::vector<std::string>> kNotForPeak = {{"--threads", "2"},
+                                                           {"--save-programs", "@OUT/programs"},
                                                            {"--seed", "7"},
                                                            {"--warmup", "1"},
                                                            {"--alpha", "2"},
@@ -464,6 +466,24 @@ std::vector<BadCase> badCases() {
        std::vector<std::string>{"--store", "@IN/a45.npy"} + kSmall + kOut,
        2,
        {"--store '@IN/a45.npy'", "not a folder"}},
+      {"SaveProgramsEmpty",
+       std::vector<std::string>{"--save-programs", ""} + kSmall + kOut,
+       2,
+       {"--save-programs", "folder name"}},
+      {"SaveProgramsIsAFile",
+       std::vector<std::string>{"--save-programs", "@IN/a45.npy"} + kSmall + kOut,
+       2,
+       {"--save-programs '@IN/a45.npy'", "not a folder"}},
+      {"SaveProgramsUnwritable",
+       std::vector<std::string>{"--save-programs", "@RO/programs"} + kSmall + kOut,
+       2,
+       {"--save-programs", "'@RO/programs"}},
+      {"TuneSavePrograms",
+       std::vector<std::string>{"tune", "--store", "@OUT/store", "--kernel", "tiled",
+                                "--save-programs", "@OUT/programs"} +
+           kSmall,
+       2,
+       {"--save-programs does not apply to clgemm tune"}},
 
       // Defines.
       {"DefineWithoutEquals",

@@ -73,6 +73,7 @@ cxxopts::Options makeParser() {
     ("kernels", "build from this kernels file instead of the installed kernels.cl", cxxopts::value<std::string>(), "FILE")
     ("cl-options", "extra OpenCL compiler options, e.g. -cl-nv-verbose or -cl-mad-enable", cxxopts::value<std::string>(), "OPTS")
     ("build-log", "print each kernel's build log (e.g. ptxas's register report) to stderr")
+    ("save-programs", "write each kernel program built into DIR: the driver's binary (PTX on NVIDIA, for ptxas and cuobjdump -sass) and a .txt of its build options and log", cxxopts::value<std::string>(), "DIR")
     ("budget", "clgemm tune: configurations to evaluate (default 50 without --time)", cxxopts::value<std::string>(), "N")
     ("time", "clgemm tune: start no new candidate after this many seconds", cxxopts::value<std::string>(), "S")
     ("strategy", "clgemm tune: full, random, anneal or auto (full when the budget covers the space, else anneal)", cxxopts::value<std::string>()->default_value("auto"), "HOW")
@@ -221,28 +222,31 @@ void rejectOptions(const cxxopts::ParseResult& result, Command command) {
   switch (command) {
     case Command::kPeak:
       // `clgemm peak` measures the device; the options that shape a GEMM run mean nothing to it.
-      refused = {"devices",   "split",   "kernel",  "compare",  "threads",  "D",       "m",
-                 "n",         "k",       "size",    "sizes",    "alpha",    "beta",    "no-check",
-                 "check",     "input-a", "input-b", "input-c",  "output-c", "kernels", "cl-options",
-                 "build-log", "explain", "seed",    "warmup",   "layout",   "trans-a", "trans-b",
-                 "lda",       "ldb",     "ldc",     "precision"};
+      refused = {
+          "devices",   "split",   "kernel",  "compare",   "threads",      "D",       "m",
+          "n",         "k",       "size",    "sizes",     "alpha",        "beta",    "no-check",
+          "check",     "input-a", "input-b", "input-c",   "output-c",     "kernels", "cl-options",
+          "build-log", "explain", "seed",    "warmup",    "layout",       "trans-a", "trans-b",
+          "lda",       "ldb",     "ldc",     "precision", "save-programs"};
       refused.insert(refused.end(), kTuneOnly.begin(), kTuneOnly.end());
       name_of_command = "clgemm peak";
       break;
     case Command::kTune:
-      // The tuner searches one kernel at one size and verifies every candidate.
+      // The tuner searches one kernel at one size and verifies every candidate. Of the hundreds
+      // of programs it builds none is saved: a run of the winner saves its program.
       refused = {"compare", "threads",  "sizes",   "no-check", "input-a", "input-b",
-                 "input-c", "output-c", "explain", "devices",  "split"};
+                 "input-c", "output-c", "explain", "devices",  "split",   "save-programs"};
       name_of_command = "clgemm tune";
       break;
     case Command::kBlasThreshold:
       // It times square column-major GEMMs of its own through the BLAS shim's path and the
       // system BLAS; only the device, precisions, sizes, repetitions and the store apply.
-      refused = {"devices",  "split",      "kernel",    "compare", "threads", "D",
-                 "m",        "n",          "k",         "size",    "alpha",   "beta",
-                 "no-check", "check",      "input-a",   "input-b", "input-c", "output-c",
-                 "kernels",  "cl-options", "build-log", "explain", "layout",  "trans-a",
-                 "trans-b",  "lda",        "ldb",       "ldc",     "format",  "out"};
+      refused = {
+          "devices", "split",   "kernel",       "compare",  "threads", "D",          "m",
+          "n",       "k",       "size",         "alpha",    "beta",    "no-check",   "check",
+          "input-a", "input-b", "input-c",      "output-c", "kernels", "cl-options", "build-log",
+          "explain", "layout",  "trans-a",      "trans-b",  "lda",     "ldb",        "ldc",
+          "format",  "out",     "save-programs"};
       refused.insert(refused.end(), kTuneOnly.begin(), kTuneOnly.end());
       name_of_command = "clgemm blas-threshold";
       break;
@@ -571,6 +575,10 @@ Options parseOptions(int argc, const char* const argv[]) {
   }
   if (result.count("store")) o.store = text("store");
   o.build_log = result.count("build-log") > 0;
+  if (result.count("save-programs")) {
+    o.save_programs = text("save-programs");
+    if (o.save_programs.empty()) throw UsageError("--save-programs needs a folder name");
+  }
   for (const char* name : {"out", "input-a", "input-b", "input-c", "output-c", "kernels"}) {
     if (result.count(name) && text(name).empty())
       throw UsageError(std::string("--") + name + " needs a file name");

@@ -13,6 +13,7 @@
 #include "multi/streamed_panel.hpp"
 #include "opencl/cl_check.hpp"
 #include "opencl/kernel_source.hpp"
+#include "opencl/program_save.hpp"
 #include "registry/kernels.hpp"
 #include "registry/param_lookup.hpp"
 #include "run/launch.hpp"
@@ -350,6 +351,7 @@ int runMultiDevice(const Options& o, std::ostream& out, std::ostream& err) {
   checkConstraints(variant, ResolvedDefines(variant.params, o.defines));
   if (!o.out.empty()) checkWritable(o.out, "--out");
   if (!o.output_c.empty()) checkWritable(o.output_c, "--output-c");
+  if (!o.save_programs.empty()) prepareSavedProgramsDir(o.save_programs);
 
   const std::vector<ListedDevice> listed = selectDevices(o.devices);
   std::optional<std::vector<double>> weights;
@@ -383,6 +385,7 @@ int runMultiDevice(const Options& o, std::ostream& out, std::ostream& err) {
     Slot slot;
     slot.listed = d;
     slot.session = std::make_unique<ClSession>(d.selected, source);
+    if (!o.save_programs.empty()) slot.session->programs().saveTo(o.save_programs);
     slots.push_back(std::move(slot));
   }
 

@@ -56,8 +56,9 @@ struct Options {
   std::string out;  // report file; empty: stdout
   std::string input_a, input_b, input_c, output_c;
   std::string kernel_file;
-  std::string cl_options;  // extra OpenCL compiler options for every kernel build
-  bool build_log = false;  // print each kernel's build log to stderr
+  std::string cl_options;     // extra OpenCL compiler options for every kernel build
+  bool build_log = false;     // print each kernel's build log to stderr
+  std::string save_programs;  // write each program built into this folder (--save-programs)
   std::uint64_t seed = 42;
 
   // clgemm tune only.

@@ -11,6 +11,7 @@
 #include "opencl/cl_check.hpp"
 #include "opencl/device.hpp"
 #include "opencl/kernel_source.hpp"
+#include "opencl/program_save.hpp"
 #include "problem/problem.hpp"
 #include "registry/kernels.hpp"
 #include "registry/param_lookup.hpp"
@@ -295,6 +296,7 @@ int runBenchmark(const Options& o, std::ostream& out, std::ostream& err) {
   const std::vector<const Variant*> chosen = chooseVariants(o);
   if (!o.out.empty()) checkWritable(o.out, "--out");
   if (!o.output_c.empty()) checkWritable(o.output_c, "--output-c");
+  if (!o.save_programs.empty()) prepareSavedProgramsDir(o.save_programs);
   const int threads = o.threads.value_or(hostCores());
 
   // An OpenCL device only when something runs on one: `--kernel cpu` needs no OpenCL at all.
@@ -331,6 +333,7 @@ int runBenchmark(const Options& o, std::ostream& out, std::ostream& err) {
   const KernelSource source = loadKernelSource(o.kernel_file);
   std::optional<ClSession> session;
   if (device) session.emplace(*device, source);
+  if (session && !o.save_programs.empty()) session->programs().saveTo(o.save_programs);
 
   const SearchDirs param_dirs = paramDirs(o.store, source.origin);
   std::optional<DevicePeak> peak;

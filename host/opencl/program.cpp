@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "opencl/cl_check.hpp"
+#include "opencl/program_save.hpp"
 #include "opencl/ptx_arch.hpp"
 #include "util/errors.hpp"
 
@@ -22,7 +23,9 @@ const BuiltProgram& ProgramCache::get(const std::string& options) {
   if (found != built_.end()) return found->second;
   if (const auto failed = failed_.find(options); failed != failed_.end())
     std::rethrow_exception(failed->second);
-  return built_.emplace(options, build(options)).first->second;
+  const BuiltProgram& built = built_.emplace(options, build(options)).first->second;
+  if (!save_dir_.empty()) saveBuiltProgram(built, device_, save_dir_);
+  return built;
 }
 
 void ProgramCache::prebuild(const std::vector<std::string>& options, unsigned threads) {
@@ -51,8 +54,9 @@ void ProgramCache::prebuild(const std::vector<std::string>& options, unsigned th
   for (std::size_t i = 0; i < wanted.size(); ++i) {
     if (errors[i])
       failed_.emplace(wanted[i], errors[i]);
-    else
-      built_.emplace(wanted[i], std::move(built[i]));
+    else if (const auto at = built_.emplace(wanted[i], std::move(built[i])).first;
+             !save_dir_.empty())
+      saveBuiltProgram(at->second, device_, save_dir_);
   }
 }
 

@@ -5,6 +5,7 @@
 #include <exception>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "opencl/opencl.hpp"
@@ -37,6 +38,9 @@ class ProgramCache {
     failed_.clear();
   }
   const std::string& origin() const { return origin_; }
+  // From now on every program built is also written into `dir` (--save-programs; see
+  // program_save.hpp); empty: none.
+  void saveTo(std::string dir) { save_dir_ = std::move(dir); }
 
  private:
   // Builds one program; touches no member but the (const) context, device and source, so several
@@ -52,6 +56,7 @@ class ProgramCache {
   std::string origin_;
   std::map<std::string, BuiltProgram> built_;
   std::map<std::string, std::exception_ptr> failed_;  // prebuilt, failed: get() throws the error
+  std::string save_dir_;
 };
 
 }  // namespace clgemm
