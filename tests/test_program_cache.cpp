@@ -5,12 +5,10 @@
 // --save-programs: every program built, by get() or prebuild(), written once under a name of its
 // kernel and options, with its options and log beside it; a failed build writes nothing.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -67,35 +65,6 @@ TEST(ProgramCache, APrebuiltFailureIsThrownByGetWithTheCompilerLog) {
   }
 }
 
-std::string readFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// The names of the files in `dir`.
-std::set<std::string> filesIn(const std::filesystem::path& dir) {
-  std::set<std::string> names;
-  for (const auto& entry : std::filesystem::directory_iterator(dir))
-    names.insert(entry.path().filename().string());
-  return names;
-}
-
-// A fresh folder under the system's temporary one, removed at the end of the test.
-class TempDir {
- public:
-  explicit TempDir(const std::string& name)
-      : path_(std::filesystem::temp_directory_path() / (name + "-" + std::to_string(::getpid()))) {
-    std::filesystem::remove_all(path_);
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
-
 TEST(ProgramCache, SavedNamesFollowTheKernelTheDeviceAndTheOptions) {
   using clgemm::savedProgramStem;
   EXPECT_EQ(savedProgramStem(tiledOptions("8"), "cpu").rfind("gemm_tiled-", 0), 0u);
@@ -110,10 +79,10 @@ TEST(ProgramCache, SavesEachProgramItBuildsOnceWithItsOptions) {
   const clgemm::SelectedDevice device = clgemm::selectDevice(std::nullopt, std::nullopt);
   const cl::Context context(device.device);
   clgemm::ProgramCache cache(context, device.device, clgemm_test::sourceKernels(), "kernels.cl");
-  const TempDir dir("clgemm-saved-programs");
-  clgemm::prepareSavedProgramsDir((dir.path() / "nested").string());  // created where missing
-  const std::filesystem::path saved = dir.path() / "nested";
-  cache.saveTo(saved.string());
+  const clgemm_test::TempDir saved;
+  std::filesystem::remove(saved.path());
+  clgemm::prepareSavedProgramsDir(saved.path());  // created where missing
+  cache.saveTo(saved.path());
   cache.get(tiledOptions("8"));
   cache.get(tiledOptions("8"));  // served from the cache: nothing new
   EXPECT_NO_THROW(cache.prebuild({tiledOptions("4"), tiledOptions("banana")}, 2));
@@ -123,40 +92,42 @@ TEST(ProgramCache, SavesEachProgramItBuildsOnceWithItsOptions) {
     const std::string options = tiledOptions(ts);
     const std::string stem =
         clgemm::savedProgramStem(options, device.device.getInfo<CL_DEVICE_NAME>());
-    const std::string binary = filesIn(saved).count(stem + ".ptx") ? stem + ".ptx" : stem + ".bin";
+    const std::vector<std::string> files = saved.files();
+    const bool ptx = std::count(files.begin(), files.end(), stem + ".ptx") > 0;
+    const std::string binary = stem + (ptx ? ".ptx" : ".bin");
     expected.insert(binary);
     expected.insert(stem + ".txt");
-    EXPECT_GT(std::filesystem::file_size(saved / binary), 0u) << binary;
+    EXPECT_GT(std::filesystem::file_size(saved.file(binary)), 0u) << binary;
     // The binary is the program's: built again from it, the kernel is there.
-    const std::string bytes = readFile(saved / binary);
-    if (binary.size() > 4 && binary.substr(binary.size() - 4) == ".bin") {
+    if (!ptx) {
+      const std::string bytes = clgemm_test::readText(saved.file(binary));
       cl::Program again(
           context, {device.device},
           cl::Program::Binaries{std::vector<unsigned char>(bytes.begin(), bytes.end())});
       again.build({device.device}, options.c_str());
       EXPECT_NO_THROW(cl::Kernel(again, "gemm_tiled")) << binary;
     }
-    EXPECT_NE(readFile(saved / (stem + ".txt")).find("options: " + options + "\n"),
+    EXPECT_NE(clgemm_test::readText(saved.file(stem + ".txt")).find("options: " + options + "\n"),
               std::string::npos);
   }
   // No file for the build that failed, none left half-written.
-  EXPECT_EQ(filesIn(saved), expected);
+  EXPECT_EQ(saved.files(), std::vector<std::string>(expected.begin(), expected.end()));
 }
 
-// End to end: a run writes its kernels' programs where --save-programs says.
+// End to end: a run writes its kernels' programs where --save-programs says, creating the folder.
 TEST(ProgramCache, ARunSavesTheProgramsOfItsKernels) {
-  const TempDir dir("clgemm-run-saved-programs");
-  const auto r = clgemm_test::runClgemm(
-      {"--kernel", "naive,tiled", "--size", "16", "--reps", "1", "--warmup", "0", "--store",
-       (dir.path() / "store").string(), "--save-programs", (dir.path() / "programs").string()});
+  const clgemm_test::TempDir store, programs;
+  std::filesystem::remove(programs.path());
+  const auto r =
+      clgemm_test::runClgemm({"--kernel", "naive,tiled", "--size", "16", "--reps", "1", "--warmup",
+                              "0", "--store", store.path(), "--save-programs", programs.path()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::set<std::string> kernels;
-  for (const std::string& name : filesIn(dir.path() / "programs"))
+  for (const std::string& name : programs.files())
     kernels.insert(name.substr(0, name.find('-')) + name.substr(name.rfind('.')));
   EXPECT_TRUE(kernels.count("gemm_naive.txt") && kernels.count("gemm_tiled.txt"))
       << ::testing::PrintToString(kernels);
-  EXPECT_EQ(filesIn(dir.path() / "programs").size(), 4u)
-      << ::testing::PrintToString(filesIn(dir.path() / "programs"));
+  EXPECT_EQ(programs.files().size(), 4u) << ::testing::PrintToString(programs.files());
 }
 
 }  // namespace

@@ -47,7 +47,6 @@ std::string savedProgramStem(const std::string& options, const std::string& devi
 }
 
 void prepareSavedProgramsDir(const std::string& dir) {
-  if (dir.empty()) throw UsageError(std::string(kOption) + " needs a folder name");
   std::error_code ec;
   if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))
     throw UsageError(std::string(kOption) + " '" + dir + "' is a file, not a folder");
