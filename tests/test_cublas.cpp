@@ -122,6 +122,24 @@ TEST(Cublas, SkippedRowsOnANonNvidiaDevice) {
   EXPECT_EQ(doc["results"][2]["precision"], "tf32") << doc["results"][2].dump();
 }
 
+// On an NVIDIA GPU with the CUDA libraries: cuBLAS's runs verify, and every timed run's stream
+// waited at its gate for the whole call to be enqueued (none went on by the gate's timeout, which
+// the row's message would name), in both math modes and with beta != 0 (C uploaded before each).
+TEST(Cublas, OnAnNvidiaGpuEveryTimedRunWaitsForTheWholeCall) {
+  if (!hasNvidiaOpenClDevice() || clgemm::CudaLibrary::get().problem())
+    GTEST_SKIP() << "no NVIDIA GPU with the CUDA libraries here";
+  const auto r = runClgemm({"--kernel", "naive", "--compare", "cublas,cublas-tf32", "--size", "96",
+                            "--beta", "0.5", "--reps", "30", "--format", "json"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const json doc = clgemm_test::parseReport(r);
+  ASSERT_EQ(doc["results"].size(), 3u) << doc.dump();
+  for (int i : {1, 2}) {
+    const auto& row = doc["results"][i];
+    EXPECT_EQ(row["status"], "ok") << row.dump();
+    EXPECT_EQ(row["message"].get<std::string>().find("gate"), std::string::npos) << row.dump();
+  }
+}
+
 // A bare clgemm keeps its two baselines: cuBLAS runs only when asked for.
 TEST(Cublas, NotADefaultBaseline) {
   const auto r = runClgemm({"--size", "8", "--reps", "1", "--warmup", "0", "--format", "json"});

@@ -92,6 +92,7 @@ CudaLibrary::CudaLibrary() {
   resolve(cudaEventSynchronize, cudart, "cudaEventSynchronize");
   resolve(cudaEventElapsedTime, cudart, "cudaEventElapsedTime");
   resolve(cudaEventDestroy, cudart, "cudaEventDestroy");
+  resolve(cudaLaunchHostFunc, cudart, "cudaLaunchHostFunc");
   resolve(cudaGetErrorString, cudart, "cudaGetErrorString");
   resolve(cublasCreate, cublas, "cublasCreate_v2");
   resolve(cublasDestroy, cublas, "cublasDestroy_v2");

@@ -75,6 +75,8 @@ class CudaLibrary {
   cuda::Error (*cudaEventSynchronize)(cuda::Event event) = nullptr;
   cuda::Error (*cudaEventElapsedTime)(float* ms, cuda::Event start, cuda::Event end) = nullptr;
   cuda::Error (*cudaEventDestroy)(cuda::Event event) = nullptr;
+  cuda::Error (*cudaLaunchHostFunc)(cuda::Stream stream, void (*fn)(void* data),
+                                    void* data) = nullptr;
   const char* (*cudaGetErrorString)(cuda::Error error) = nullptr;
 
   // The cuBLAS v2 API (cublas_v2.h maps cublasCreate to cublasCreate_v2 and so on).
