@@ -351,7 +351,7 @@ class CublasRunner : public VariantRunner {
       note += std::string(note.empty() ? "" : "; ") + "in " + std::to_string(ungated_runs_) +
               " of " + std::to_string(timed_runs_) +
               " timed runs the stream went on without waiting for the call (its gate's 100 ms "
-              "timeout): their spans include the host's time in cublasSgemm";
+              "timeout): their spans include the host's time in the call";
     return note;
   }
 
@@ -396,8 +396,8 @@ class CublasRunner : public VariantRunner {
   std::optional<int> version_;
   // Destroyed in the reverse order: the matrices, the handle, then the events.
   std::optional<CudaEvent> start_, stop_;
-  int ungated_runs_ = 0;  // timed runs whose gate opened by its timeout (HostGate), of
-  int timed_runs_ = 0;
+  // Of the last run's timed repetitions, those whose gate opened by its timeout (HostGate).
+  int ungated_runs_ = 0, timed_runs_ = 0;
   std::optional<CublasHandle> handle_;
   std::optional<CudaOperands> operands_;
   MemoryCheck c_gaps_;  // what run() found in C's gaps, for checkMemory
