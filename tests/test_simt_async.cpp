@@ -1367,7 +1367,8 @@ class SimtAsyncStripPlan : public SimtAsyncPlan {
               // After the GEMM only C's copy back, which carries the strips' outputs too.
               EXPECT_EQ(l.kernel.getInfo<CL_KERNEL_FUNCTION_NAME>(), "copy_matrix");
               EXPECT_TRUE(c.c_copied);
-              EXPECT_EQ(strips.size(), in_gemm ? 0u : 1u) << "C copied back before its strips";
+              EXPECT_EQ(strips.size(), count > 0 && !in_gemm ? 1u : 0u)
+                  << "C copied back before its strips";
             }
           }
           EXPECT_EQ(whole_seen, c.whole_apart > 0);
@@ -1464,6 +1465,64 @@ TEST_F(SimtAsyncStripPlan, EdgeStripsOfAPaddedGemmWriteTheCallersC) {
        {"NN padded split", 129, 130, 101, nn,
         with({"PEEL_MAX=8", "PAD_FROM_UNALIGNED=0", "SPLIT_SLOTS=16"}), 128, 128, 12, 4, false, 17,
         true, 0, true}});
+}
+
+// Where the tiles with the edge blocks moved back fill their last round of the places (SPLIT_SLOTS
+// on pocl) to MOVE_BACK_FILL per cent (95), in no more rounds than the peeled tiles, the plan moves
+// them back: no strips (PEEL_M = PEEL_N = 0), the GEMM over every block, and on the padded path C
+// copied in and out instead of written in place. 129 x 130 on 64 x 64 tiles: 3 x 3 moved back, 2
+// x 2 peeled.
+TEST_F(SimtAsyncStripPlan, EdgeBlocksMoveBackWhereTheirTilesFillTheirRound) {
+  using clgemm::Layout;
+  using clgemm::Trans;
+  const clgemm::GemmShape nn{Layout::kRow, Trans::kN, Trans::kN};
+  expectPlans(
+      {// 9 tiles on 9 places: moved back, one launch.
+       {"NN 9 places", 129, 130, 45, nn, with({"PEEL_MAX=8", "SPLIT_SLOTS=9"}), 129, 130, 9, 1,
+        false, -1},
+       // Padded (192 x 192 x 48): A^T and B copied, the GEMM, C copied out (and in at beta != 0).
+       {"NN padded, 9 places", 129, 130, 45, nn,
+        with({"PEEL_MAX=8", "PAD_FROM_UNALIGNED=0", "SPLIT_SLOTS=9"}), 129, 130, 9, 4, true, -1},
+       // 9 of 10 places (90%), or MOVE_BACK_FILL over 100: peeled, the strips in the GEMM's line.
+       // 17 groups, a work-group of their own each (one round).
+       {"NN 10 places", 129, 130, 45, nn, with({"PEEL_MAX=8", "SPLIT_SLOTS=10"}), 128, 128, 4, 2,
+        false, 17},
+       {"NN 9 places, MOVE_BACK_FILL 101", 129, 130, 45, nn,
+        with({"PEEL_MAX=8", "SPLIT_SLOTS=9", "MOVE_BACK_FILL=101"}), 128, 128, 4, 2, false, 17}});
+}
+
+// The rule itself, on the H100's places (132 SMs): 128 x 128 tiles at two per SM (264), 64 x 128
+// at three (396).
+TEST(SimtAsyncEdgesMovedBack, WhereTheTilesMovedBackFillTheirLastRoundInNoMoreRounds) {
+  const auto& v = registryVariant("simt-async");
+  ASSERT_TRUE(v.edges_moved_back);
+  const auto moved = [&](const std::vector<std::string>& args, int m, int n, long long places) {
+    const auto d = clgemm_test::definesOf(v, args);
+    const auto rm = rowMajorOf(m, n, m, clgemm::GemmShape{});
+    const auto strips = v.edge_strips(d, rm);
+    EXPECT_TRUE(strips.has_value());
+    return strips && v.edges_moved_back(d, rm, *strips, places);
+  };
+  const std::vector<std::string> wide = {"BM=64", "BN=128"};
+  // 1921^3-1928^3: 256 tiles on 264 places (97%), against 225 peeled.
+  EXPECT_TRUE(moved({}, 1921, 1921, 264));
+  EXPECT_TRUE(moved({}, 1928, 1928, 264));
+  // One dimension off: 240 tiles (91%); with MOVE_BACK_FILL 90, moved.
+  EXPECT_FALSE(moved({}, 1920, 1921, 264));
+  EXPECT_TRUE(moved({"MOVE_BACK_FILL=90"}, 1920, 1921, 264));
+  // 2049^3: 289 tiles take a round more than 256 (1 on 264 places).
+  EXPECT_FALSE(moved({}, 2049, 2049, 264));
+  // 1665^3 on 64 x 128: 378 tiles on 396 (95.5%); 1601^3: 338 (85%); 1025^3: 153 (39%).
+  EXPECT_TRUE(moved(wide, 1665, 1665, 396));
+  EXPECT_FALSE(moved(wide, 1601, 1601, 396));
+  EXPECT_FALSE(moved(wide, 1025, 1025, 396));
+  // Several rounds: 2305^3, 703 tiles in 2 rounds as 648 peeled, the last 77% full.
+  EXPECT_FALSE(moved(wide, 2305, 2305, 396));
+  // Places unknown (0), SPLIT_SLOTS's instead (over 1), MOVE_BACK_FILL over 100.
+  EXPECT_FALSE(moved({}, 1921, 1921, 0));
+  EXPECT_TRUE(moved({"SPLIT_SLOTS=256"}, 1921, 1921, 0));
+  EXPECT_FALSE(moved({"SPLIT_SLOTS=300"}, 1921, 1921, 264));
+  EXPECT_FALSE(moved({"MOVE_BACK_FILL=101"}, 1921, 1921, 264));
 }
 
 // FUSE_STRIPS: the strips in the GEMM's launch where its threads are a multiple of 16 (a group x

@@ -89,6 +89,16 @@ int ResolvedDefines::param(const std::string& name) const {
   return found->second;
 }
 
+ResolvedDefines ResolvedDefines::withParam(const std::string& name, int value,
+                                           const std::string& source) const {
+  ResolvedDefines out = *this;
+  param(name);  // a parameter of the variant, or a logic error
+  out.params_[name] = value;
+  for (auto& d : out.defines_)
+    if (d.name == name) d = ResolvedDefine{name, std::to_string(value), source};
+  return out;
+}
+
 std::string ResolvedDefines::compilerOptions() const {
   std::string out;
   for (const auto& d : defines_) out += (out.empty() ? "" : " ") + ("-D " + d.name + "=" + d.value);

@@ -55,6 +55,9 @@ class ResolvedDefines {
   const std::vector<ResolvedDefine>& all() const { return defines_; }
   // The integer value of one of the variant's parameters.
   int param(const std::string& name) const;
+  // A copy with one of the variant's parameters set to `value` from `source` (a plan's choice for
+  // its problem, e.g. "problem").
+  ResolvedDefines withParam(const std::string& name, int value, const std::string& source) const;
   // "-D A=1 -D B=2" for the compiler.
   std::string compilerOptions() const;
   // "A=1 B=2" for people and CSV.

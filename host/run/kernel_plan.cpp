@@ -117,6 +117,9 @@ KernelPlan::KernelPlan(const Variant& variant, const ResolvedDefines& defines,
   gemm_.kernel = kernelNamed(built, variant, variant.entry, origin_);
   figures_ = kernelFigures(gemm_.kernel, device_, info_, gemm_.shape, variant.entry, built.log);
   checkBuiltKernel(info_, variant, gemm_.shape, figures_);
+  if (strips_ && variant.edges_moved_back &&
+      variant.edges_moved_back(defines, rm_, *strips_, places()))
+    moveEdgesBack(variant, defines, target, extra_options, log);
   if (variant.wave_split) chooseWaveSplit(variant, defines, target, log);
   if (strip_ && variant.strips_in_gemm) chooseStripsInGemm(variant, defines, target, log);
   holdPlainOccupancy(variant, defines, target, extra_options, log);
@@ -137,6 +140,42 @@ KernelPlan::KernelPlan(const Variant& variant, const ResolvedDefines& defines,
   for (const Copy c : {kAIn, kBIn, kCIn, kCOut})
     if (copy_needed_[c])
       copies_[c] = helperLaunch(built, variant, variant.pad_entry, copyShape(variant, c));
+}
+
+// The edge blocks moved back inside C (or padded) instead of the strips, where the variant finds
+// that better for the places of the build before (Variant::edges_moved_back): no strips, and the
+// GEMM over the whole (padded) problem, built again as with PEEL_MAX = 0, and C copied in and out
+// where it is padded. Its derived defines (PEEL_M = PEEL_N = 0) say so in every report. Not where
+// the variant, asked again with that build's places (ptxas may give it other registers), says no:
+// more tiles on fewer places could take a round more.
+void KernelPlan::moveEdgesBack(const Variant& variant, const ResolvedDefines& defines,
+                               const PlanTarget& target, const std::string& extra_options,
+                               std::ostream* log) {
+  const ResolvedDefines whole = defines.withParam("PEEL_MAX", 0, "problem");
+  const std::size_t element_bytes = elementBytes(precision_);
+  const LaunchShape shape = variant.shape(whole, gemmSize().m, gemmSize().n);
+  checkVariantConfig(info_, variant, whole, shape, element_bytes);
+  std::vector<ResolvedDefine> derived;
+  const std::string options =
+      kernelBuildOptions(variant, whole, precision_, rm_, info_, extra_options, &derived);
+  GemmBuild build = buildGemm(variant, target, options, shape, log);
+  const long long places =
+      build.figures.occupancy ? 1LL * info_.compute_units * build.figures.occupancy->groups_per_unit
+                              : 0;
+  if (!variant.edges_moved_back(defines, rm_, *strips_, places)) return;
+  checkBuiltKernel(info_, variant, shape, build.figures);
+  strips_.reset();
+  strip_.reset();
+  // A padded GEMM writes C in its lines only where the strips took the padded rows and columns.
+  c_in_place_ = padded_ && variant.c_in_place && variant.c_in_place(whole, rm_);
+  chooseCopies();
+  for (const Copy c : {kCIn, kCOut})
+    if (copy_needed_[c])
+      checkVariantConfig(info_, variant, whole, copyShape(variant, c), element_bytes);
+  gemm_ = std::move(build.launch);
+  figures_ = build.figures;
+  gemm_options_ = options;
+  derived_ = derived;
 }
 
 // The split of the last round of tiles (Variant::wave_split) for the places the built kernel has

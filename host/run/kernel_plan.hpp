@@ -84,6 +84,8 @@ class KernelPlan {
   LaunchShape copyShape(const Variant& variant, Copy c) const;
   LaunchShape packShape(const Variant& variant, int operand) const;
   LaunchShape lineScaleShape() const;
+  void moveEdgesBack(const Variant& variant, const ResolvedDefines& defines,
+                     const PlanTarget& target, const std::string& extra_options, std::ostream* log);
   void chooseWaveSplit(const Variant& variant, const ResolvedDefines& defines,
                        const PlanTarget& target, std::ostream* log);
   void chooseStripsInGemm(const Variant& variant, const ResolvedDefines& defines,
