@@ -245,10 +245,11 @@ std::optional<EdgeStrips> simtAsyncEdgeStrips(const ResolvedDefines& d, const Ro
 // rounds than the peeled tiles take. There every place computes a whole tile and no strip runs;
 // peeled, the GEMM splits its last round along K and the strips' chains of loads run beside it,
 // which did not pay. Measured on the H100 (session 40, docs/performance.md), moved back against
-// peeled: 1921^3-1928^3 (256 tiles of 128 x 128 on 264 places, 97%) -0.7 to -13.5%, 1665^3 (378
-// of 64 x 128 on 396, 95.5%) -0.5%; the shapes around 1920 with one dimension off (240 tiles,
-// 91%) -0.8 to +2.2%; a fill of 85% or less (1601^3, 1604^3, 1281^3-1537^3, 2305^3) -0.6 to +20%,
-// and a round more (1025^3, 1028^3, 1793^3, 2049^3) +11 to +30%.
+// peeled: 1921^3-1928^3 (256 tiles of 128 x 128 on 264 places, 97%) -0.7 to -13.5%, 1665^3 and
+// 1672^3 (378 of 64 x 128 on 396, 95.5%) -0.5 to +0.5% (the plan's first build at 1665^3 holds four
+// per SM, 528 places, and keeps it peeled); the shapes around 1920 with one dimension off (240
+// tiles, 91%) -0.8 to +2.2%; a fill of 85% or less (1601^3, 1604^3, 1281^3-1537^3, 2305^3) -0.6 to
+// +20%, and a round more (1025^3, 1028^3, 1793^3, 2049^3) +11 to +30%.
 bool simtAsyncEdgesMovedBack(const ResolvedDefines& d, const RowMajorGemm& g,
                              const EdgeStrips& strips, long long places) {
   if (d.param("SPLIT_SLOTS") > 1) places = d.param("SPLIT_SLOTS");
