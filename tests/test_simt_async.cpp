@@ -1467,11 +1467,10 @@ TEST_F(SimtAsyncStripPlan, EdgeStripsOfAPaddedGemmWriteTheCallersC) {
         true, 0, true}});
 }
 
-// Where the tiles with the edge blocks moved back fill their last round of the places (SPLIT_SLOTS
-// on pocl) to MOVE_BACK_FILL per cent (95), in no more rounds than the peeled tiles, the plan moves
-// them back: no strips (PEEL_M = PEEL_N = 0), the GEMM over every block, and on the padded path C
-// copied in and out instead of written in place. 129 x 130 on 64 x 64 tiles: 3 x 3 moved back, 2
-// x 2 peeled.
+// Where the tiles with the edge blocks moved back make one round of the places (SPLIT_SLOTS on
+// pocl) and fill it to MOVE_BACK_FILL per cent (95), the plan moves them back: no strips (PEEL_M =
+// PEEL_N = 0), the GEMM over every block, and on the padded path C copied in and out instead of
+// written in place. 129 x 130 on 64 x 64 tiles: 3 x 3 moved back, 2 x 2 peeled.
 TEST_F(SimtAsyncStripPlan, EdgeBlocksMoveBackWhereTheirTilesFillTheirRound) {
   using clgemm::Layout;
   using clgemm::Trans;
@@ -1493,7 +1492,7 @@ TEST_F(SimtAsyncStripPlan, EdgeBlocksMoveBackWhereTheirTilesFillTheirRound) {
 
 // The rule itself, on the H100's places (132 SMs): 128 x 128 tiles at two per SM (264), 64 x 128
 // at three (396).
-TEST(SimtAsyncEdgesMovedBack, WhereTheTilesMovedBackFillTheirLastRoundInNoMoreRounds) {
+TEST(SimtAsyncEdgesMovedBack, WhereTheTilesMovedBackFillOneRound) {
   const auto& v = registryVariant("simt-async");
   ASSERT_TRUE(v.edges_moved_back);
   const auto moved = [&](const std::vector<std::string>& args, int m, int n, long long places) {
@@ -1510,13 +1509,15 @@ TEST(SimtAsyncEdgesMovedBack, WhereTheTilesMovedBackFillTheirLastRoundInNoMoreRo
   // One dimension off: 240 tiles (91%); with MOVE_BACK_FILL 90, moved.
   EXPECT_FALSE(moved({}, 1920, 1921, 264));
   EXPECT_TRUE(moved({"MOVE_BACK_FILL=90"}, 1920, 1921, 264));
-  // 2049^3: 289 tiles take a round more than 256 (1 on 264 places).
+  // 2049^3: 289 tiles, more than one round (256 peeled).
   EXPECT_FALSE(moved({}, 2049, 2049, 264));
   // 1665^3 on 64 x 128: 378 tiles on 396 (95.5%); 1601^3: 338 (85%); 1025^3: 153 (39%).
   EXPECT_TRUE(moved(wide, 1665, 1665, 396));
   EXPECT_FALSE(moved(wide, 1601, 1601, 396));
   EXPECT_FALSE(moved(wide, 1025, 1025, 396));
-  // Several rounds: 2305^3, 703 tiles in 2 rounds as 648 peeled, the last 77% full.
+  // Several rounds, however full the last: 3457^3, 784 tiles (3 rounds, the last 97% full) against
+  // 729 peeled; 2305^3, 703 tiles on 64 x 128 (2 rounds, the last 77%).
+  EXPECT_FALSE(moved({}, 3457, 3457, 264));
   EXPECT_FALSE(moved(wide, 2305, 2305, 396));
   // Places unknown (0), SPLIT_SLOTS's instead (over 1), MOVE_BACK_FILL over 100.
   EXPECT_FALSE(moved({}, 1921, 1921, 0));

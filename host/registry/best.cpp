@@ -240,28 +240,24 @@ std::optional<EdgeStrips> simtAsyncEdgeStrips(const ResolvedDefines& d, const Ro
 }
 
 // Whether simt-async's edge blocks run better moved back inside C (or padded) than peeled into
-// the strips: where the tiles, moved back, fill their last round of the `places` the device has
-// (SPLIT_SLOTS's where over 1; 0: unknown, peeled) to MOVE_BACK_FILL per cent or more, in no more
-// rounds than the peeled tiles take. There every place computes a whole tile and no strip runs;
-// peeled, the GEMM splits its last round along K and the strips' chains of loads run beside it,
-// which did not pay. Measured on the H100 (session 40, docs/performance.md), moved back against
-// peeled: 1921^3-1928^3 (256 tiles of 128 x 128 on 264 places, 97%) -0.7 to -13.5%, 1665^3 and
-// 1672^3 (378 of 64 x 128 on 396, 95.5%) -0.5 to +0.5% (the plan's first build at 1665^3 holds four
-// per SM, 528 places, and keeps it peeled); the shapes around 1920 with one dimension off (240
-// tiles, 91%) -0.8 to +2.2%; a fill of 85% or less (1601^3, 1604^3, 1281^3-1537^3, 2305^3) -0.6 to
-// +20%, and a round more (1025^3, 1028^3, 1793^3, 2049^3) +11 to +30%.
-bool simtAsyncEdgesMovedBack(const ResolvedDefines& d, const RowMajorGemm& g,
-                             const EdgeStrips& strips, long long places) {
+// the strips: where the tiles, moved back, make one round of the `places` the device has
+// (SPLIT_SLOTS's where over 1; 0: unknown, peeled) and fill it to MOVE_BACK_FILL per cent or more.
+// There every place computes a whole tile and no strip runs; peeled, the GEMM splits its round
+// along K and the strips' chains of loads run beside it, which did not pay. Over several rounds
+// the tiles moved back add work that the peeled plan leaves out (at 3457^3, 784 tiles against
+// 729: a fifth of a round) and no measurement says which wins: peeled, as before. Measured on the
+// H100 (session 40, docs/performance.md), moved back against peeled: 1921^3-1928^3 (256 tiles of
+// 128 x 128 on 264 places, 97%) -0.7 to -13.5%, 1665^3 and 1672^3 (378 of 64 x 128 on 396, 95.5%)
+// -0.5 to +0.5% (the plan's first build at 1665^3 holds four per SM, 528 places, and keeps it
+// peeled); the shapes around 1920 with one dimension off (240 tiles, 91%) -0.8 to +2.2%; a fill of
+// 85% or less (1601^3, 1604^3, 1281^3-1537^3, 2305^3) -0.6 to +20%, and a round more (1025^3,
+// 1028^3, 1793^3, 2049^3) +11 to +30%.
+bool simtAsyncEdgesMovedBack(const ResolvedDefines& d, const RowMajorGemm& g, const EdgeStrips&,
+                             long long places) {
   if (d.param("SPLIT_SLOTS") > 1) places = d.param("SPLIT_SLOTS");
   if (places <= 0) return false;
-  const long long bm = d.param("BM"), bn = d.param("BN");
-  const long long moved = ceilDiv(g.m, bm) * ceilDiv(g.n, bn);
-  const long long peeled = (strips.m0 < g.m ? strips.m0 / bm : ceilDiv(g.m, bm)) *
-                           (strips.n0 < g.n ? strips.n0 / bn : ceilDiv(g.n, bn));
-  const long long rounds = ceilDiv(moved, places);
-  if (rounds > ceilDiv(peeled, places)) return false;
-  const long long last = moved - (rounds - 1) * places;
-  return 100 * last >= d.param("MOVE_BACK_FILL") * places;
+  const long long moved = ceilDiv(g.m, d.param("BM")) * ceilDiv(g.n, d.param("BN"));
+  return moved <= places && 100 * moved >= d.param("MOVE_BACK_FILL") * places;
 }
 
 // Whether simt-async's padded GEMM writes C in the caller's lines (C_LD): where the padding adds
@@ -432,8 +428,8 @@ Variant simtAsync() {
         true},
        {"MOVE_BACK_FILL",
         95,
-        "those edges moved back inside C instead where the tiles then fill their last round of "
-        "the device's places to this per cent or more, in no more rounds (over 100: never)",
+        "those edges moved back inside C instead where the tiles then make one round of the "
+        "device's places and fill it to this per cent or more (over 100: never)",
         {95, 101},
         true},
        {"FUSE_STRIPS",
