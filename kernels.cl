@@ -1500,6 +1500,9 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 #ifndef PEEL_MAX
 #define PEEL_MAX 8  // edges of at most this many rows or columns: gemm_edge_strip (host)
 #endif
+#ifndef MOVE_BACK_FILL
+#define MOVE_BACK_FILL 95  // edges moved back where the tiles then fill one round this % (host)
+#endif
 #ifndef PEEL_M
 #define PEEL_M 0  // the last block row's rows left to gemm_edge_strip: no block for them (host)
 #endif
