@@ -252,8 +252,7 @@ std::optional<EdgeStrips> simtAsyncEdgeStrips(const ResolvedDefines& d, const Ro
 // peeled); the shapes around 1920 with one dimension off (240 tiles, 91%) -0.8 to +2.2%; a fill of
 // 85% or less (1601^3, 1604^3, 1281^3-1537^3, 2305^3) -0.6 to +20%, and a round more (1025^3,
 // 1028^3, 1793^3, 2049^3) +11 to +30%.
-bool simtAsyncEdgesMovedBack(const ResolvedDefines& d, const RowMajorGemm& g, const EdgeStrips&,
-                             long long places) {
+bool simtAsyncEdgesMovedBack(const ResolvedDefines& d, const RowMajorGemm& g, long long places) {
   if (d.param("SPLIT_SLOTS") > 1) places = d.param("SPLIT_SLOTS");
   if (places <= 0) return false;
   const long long moved = ceilDiv(g.m, d.param("BM")) * ceilDiv(g.n, d.param("BN"));

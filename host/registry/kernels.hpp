@@ -287,12 +287,11 @@ struct Variant {
   // ... M - 1 of every column, then columns n0 ... N - 1 of the rows above, before C's copy back.
   std::function<std::optional<EdgeStrips>(const ResolvedDefines&, const RowMajorGemm&)> edge_strips;
   std::string strip_entry;
-  // Optional, with edge_strips: whether the edge blocks of those strips are better computed whole,
-  // moved back inside C (or padded) as where edge_strips gives nothing, on a device that runs
-  // `places` of the GEMM's work-groups at once (its first build's; 0: unknown). The plan then
-  // builds again with PEEL_MAX = 0 (a parameter every such variant has), before its split.
-  std::function<bool(const ResolvedDefines&, const RowMajorGemm&, const EdgeStrips&,
-                     long long places)>
+  // Optional, with edge_strips: where edge_strips gives strips, whether their edge blocks are
+  // better computed whole, moved back inside C (or padded) as where it gives nothing, on a device
+  // that runs `places` of the GEMM's work-groups at once (its first build's; 0: unknown). The plan
+  // then builds again with PEEL_MAX = 0 (a parameter every such variant has), before its split.
+  std::function<bool(const ResolvedDefines&, const RowMajorGemm&, long long places)>
       edges_moved_back;
   // Optional, with edge_strips: whether the GEMM's own launch computes the strips instead of
   // strip_entry's launch after it (nothing: that launch), and how: in `n` work-groups of their

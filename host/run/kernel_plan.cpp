@@ -117,8 +117,7 @@ KernelPlan::KernelPlan(const Variant& variant, const ResolvedDefines& defines,
   gemm_.kernel = kernelNamed(built, variant, variant.entry, origin_);
   figures_ = kernelFigures(gemm_.kernel, device_, info_, gemm_.shape, variant.entry, built.log);
   checkBuiltKernel(info_, variant, gemm_.shape, figures_);
-  if (strips_ && variant.edges_moved_back &&
-      variant.edges_moved_back(defines, rm_, *strips_, places()))
+  if (strips_ && variant.edges_moved_back && variant.edges_moved_back(defines, rm_, places()))
     moveEdgesBack(variant, defines, target, extra_options, log);
   if (variant.wave_split) chooseWaveSplit(variant, defines, target, log);
   if (strip_ && variant.strips_in_gemm) chooseStripsInGemm(variant, defines, target, log);
@@ -159,10 +158,7 @@ void KernelPlan::moveEdgesBack(const Variant& variant, const ResolvedDefines& de
   const std::string options =
       kernelBuildOptions(variant, whole, precision_, rm_, info_, extra_options, &derived);
   GemmBuild build = buildGemm(variant, target, options, shape, log);
-  const long long places =
-      build.figures.occupancy ? 1LL * info_.compute_units * build.figures.occupancy->groups_per_unit
-                              : 0;
-  if (!variant.edges_moved_back(defines, rm_, *strips_, places)) return;
+  if (!variant.edges_moved_back(defines, rm_, placesOf(build.figures))) return;
   checkBuiltKernel(info_, variant, shape, build.figures);
   strips_.reset();
   strip_.reset();
@@ -340,8 +336,11 @@ long long KernelPlan::gemmGroups() const {
 
 // The work-groups the device runs at once, for the built GEMM: compute units x the work-groups
 // one holds, where its registers are known (figures_.occupancy); 0: unknown.
-long long KernelPlan::places() const {
-  return figures_.occupancy ? 1LL * info_.compute_units * figures_.occupancy->groups_per_unit : 0;
+long long KernelPlan::places() const { return placesOf(figures_); }
+
+// The same for a build of `figures`.
+long long KernelPlan::placesOf(const KernelFigures& figures) const {
+  return figures.occupancy ? 1LL * info_.compute_units * figures.occupancy->groups_per_unit : 0;
 }
 
 // The GEMM built again with `extra` defines and launched as a line of `groups` work-groups (the
@@ -375,7 +374,7 @@ bool KernelPlan::rebuildAsLine(const Variant& variant, const PlanTarget& target,
 // parts), the build of more places was 0.8-6.5% faster.
 bool KernelPlan::leavesPartsAlone(const KernelFigures& figures) const {
   if (!split_ || !figures.occupancy || !figures_.occupancy) return false;
-  const long long more = 1LL * info_.compute_units * figures.occupancy->groups_per_unit;
+  const long long more = placesOf(figures);
   return more > places() && split_->endsWithOneAlonePerUnit(more, info_.compute_units);
 }
 

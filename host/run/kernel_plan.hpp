@@ -96,6 +96,7 @@ class KernelPlan {
   long long gemmGroups() const;
   std::vector<LineRun> lineRuns(long long line) const;
   long long places() const;
+  long long placesOf(const KernelFigures& figures) const;
   // A build of the GEMM (its grid, or a line of work-groups), and its figures.
   struct GemmBuild {
     Launch launch;
