@@ -1503,6 +1503,12 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 #ifndef MOVE_BACK_FILL
 #define MOVE_BACK_FILL 95  // edges moved back where the tiles then fill one round this % (host)
 #endif
+#ifndef MOVE_BACK_DEPTH
+#define MOVE_BACK_DEPTH 4  // over several rounds, edges this deep or more moved back (host)
+#endif
+#ifndef MOVE_BACK_ROUNDS
+#define MOVE_BACK_ROUNDS 4  // ... where the tiles moved back make at most this many rounds (host)
+#endif
 #ifndef PEEL_M
 #define PEEL_M 0  // the last block row's rows left to gemm_edge_strip: no block for them (host)
 #endif

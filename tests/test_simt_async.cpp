@@ -1429,14 +1429,16 @@ TEST_F(SimtAsyncStripPlan, EdgeStripsBesideASplitOrACopyOfB) {
        {"NN N = 2 mod 4, SPLIT_SLOTS", 129, 130, 101, nn, with({"PEEL_MAX=8", "SPLIT_SLOTS=16"}),
         128, 128, 4, 2, false, 17, true},
        // A split (2 x 24 tiles on 40 places: 40 whole, 8 in 5 parts) and 105 groups of strips,
-       // too many for 8 work-groups of their own: every work-group takes a share.
+       // too many for 8 work-groups of their own: every work-group takes a share. (Its 4 columns,
+       // over two rounds, would move back: MOVE_BACK_DEPTH 9 keeps them peeled.)
        {"NN split, a share in every work-group", 129, 1540, 300, nn,
-        with({"PEEL_MAX=8", "SPLIT_SLOTS=40", "SPLIT_APART=0"}), 128, 1536, 80, 2, false, 0},
+        with({"PEEL_MAX=8", "SPLIT_SLOTS=40", "SPLIT_APART=0", "MOVE_BACK_DEPTH=9"}), 128, 1536, 80,
+        2, false, 0},
        // The same split apart: the 40 whole tiles' launch, then the parts' 40 work-groups, one
        // round, with a work-group of their own for each of the 105 groups.
        {"NN split apart", 129, 1540, 300, nn,
-        with({"PEEL_MAX=8", "SPLIT_SLOTS=40", "SPLIT_APART=1"}), 128, 1536, 40, 3, false, 105,
-        false, 40},
+        with({"PEEL_MAX=8", "SPLIT_SLOTS=40", "SPLIT_APART=1", "MOVE_BACK_DEPTH=9"}), 128, 1536, 40,
+        3, false, 105, false, 40},
        // Unsplit, 50 groups of strips for 8 work-groups against 2 K-steps: the launch after.
        {"NN, the strips after", 129, 800, 13, nn, with({"PEEL_MAX=8"}), 128, 800, 26, 2, false,
         -1}});
@@ -1468,9 +1470,10 @@ TEST_F(SimtAsyncStripPlan, EdgeStripsOfAPaddedGemmWriteTheCallersC) {
 }
 
 // Where the tiles with the edge blocks moved back make one round of the places (SPLIT_SLOTS on
-// pocl) and fill it to MOVE_BACK_FILL per cent (95), the plan moves them back: no strips (PEEL_M =
-// PEEL_N = 0), the GEMM over every block, and on the padded path C copied in and out instead of
-// written in place. 129 x 130 on 64 x 64 tiles: 3 x 3 moved back, 2 x 2 peeled.
+// pocl) and fill it to MOVE_BACK_FILL per cent (95), or the peeled tiles take several rounds and an
+// edge is MOVE_BACK_DEPTH (4) deep, the plan moves them back: no strips (PEEL_M = PEEL_N = 0), the
+// GEMM over every block, and on the padded path C copied in and out instead of written in place.
+// 129 x 130 and 132 x 133 on 64 x 64 tiles: 3 x 3 moved back, 2 x 2 peeled.
 TEST_F(SimtAsyncStripPlan, EdgeBlocksMoveBackWhereTheirTilesFillTheirRound) {
   using clgemm::Layout;
   using clgemm::Trans;
@@ -1487,12 +1490,17 @@ TEST_F(SimtAsyncStripPlan, EdgeBlocksMoveBackWhereTheirTilesFillTheirRound) {
        {"NN 10 places", 129, 130, 45, nn, with({"PEEL_MAX=8", "SPLIT_SLOTS=10"}), 128, 128, 4, 2,
         false, 17},
        {"NN 9 places, MOVE_BACK_FILL 101", 129, 130, 45, nn,
-        with({"PEEL_MAX=8", "SPLIT_SLOTS=9", "MOVE_BACK_FILL=101"}), 128, 128, 4, 2, false, 17}});
+        with({"PEEL_MAX=8", "SPLIT_SLOTS=9", "MOVE_BACK_FILL=101"}), 128, 128, 4, 2, false, 17},
+       // Edges of 4 and 5 on 3 places: the 4 peeled tiles take two rounds, the 9 moved back three.
+       {"NN 3 places, edges of 4 and 5", 132, 133, 45, nn, with({"PEEL_MAX=8", "SPLIT_SLOTS=3"}),
+        132, 133, 9, 1, false, -1},
+       {"NN padded, 3 places, edges of 4 and 5", 132, 133, 45, nn,
+        with({"PEEL_MAX=8", "PAD_FROM_UNALIGNED=0", "SPLIT_SLOTS=3"}), 132, 133, 9, 4, true, -1}});
 }
 
-// The rule itself, on the H100's places (132 SMs): 128 x 128 tiles at two per SM (264), 64 x 128
-// at three (396).
-TEST(SimtAsyncEdgesMovedBack, WhereTheTilesMovedBackFillOneRound) {
+// The rule itself, on the H100's and H200's places (132 SMs): 128 x 128 tiles at two per SM (264),
+// 64 x 128 at three (396).
+TEST(SimtAsyncEdgesMovedBack, WhereTheTilesMovedBackFillOneRoundOrDeepEdgesSeveral) {
   const auto& v = registryVariant("simt-async");
   ASSERT_TRUE(v.edges_moved_back);
   const auto moved = [&](const std::vector<std::string>& args, int m, int n, long long places) {
@@ -1514,10 +1522,26 @@ TEST(SimtAsyncEdgesMovedBack, WhereTheTilesMovedBackFillOneRound) {
   EXPECT_TRUE(moved(wide, 1665, 1665, 396));
   EXPECT_FALSE(moved(wide, 1601, 1601, 396));
   EXPECT_FALSE(moved(wide, 1025, 1025, 396));
-  // Several rounds, however full the last: 3457^3, 784 tiles (3 rounds, the last 97% full) against
-  // 729 peeled; 2305^3, 703 tiles on 64 x 128 (2 rounds, the last 77%).
+  // Several rounds, however full the last, with edges of 1 or 2: 3457^3 and 3458^3, 784 tiles (3
+  // rounds, the last 97% full) against 729 peeled; 2305^3, 703 tiles on 64 x 128 (2 rounds).
   EXPECT_FALSE(moved({}, 3457, 3457, 264));
+  EXPECT_FALSE(moved({}, 3458, 3458, 264));
   EXPECT_FALSE(moved(wide, 2305, 2305, 396));
+  // Edges of 4 or more: 3460^3, 3464^3 (784 tiles, 3 rounds), 3204^3 (676), 3844^3 (961, 4
+  // rounds), 2564^3 on 64 x 128 (861 tiles, a round more than the 800 peeled: 3 against 2), and
+  // one edge of 5 beside one of 1.
+  EXPECT_TRUE(moved({}, 3460, 3460, 264));
+  EXPECT_TRUE(moved({}, 3464, 3464, 264));
+  EXPECT_TRUE(moved({}, 3204, 3204, 264));
+  EXPECT_TRUE(moved({}, 3844, 3844, 264));
+  EXPECT_TRUE(moved(wide, 2564, 2564, 396));
+  EXPECT_TRUE(moved({}, 3457, 3461, 264));
+  // Not with MOVE_BACK_DEPTH over the edges, nor past MOVE_BACK_ROUNDS (8200^3: 4225 tiles, 16
+  // rounds; 3844^3 with 3), nor where the peeled tiles make one round (2052^3: 256 peeled, 289).
+  EXPECT_FALSE(moved({"MOVE_BACK_DEPTH=9"}, 3464, 3464, 264));
+  EXPECT_FALSE(moved({}, 8200, 8200, 264));
+  EXPECT_FALSE(moved({"MOVE_BACK_ROUNDS=3"}, 3844, 3844, 264));
+  EXPECT_FALSE(moved({}, 2052, 2052, 264));
   // Places unknown (0), SPLIT_SLOTS's instead (over 1), MOVE_BACK_FILL over 100.
   EXPECT_FALSE(moved({}, 1921, 1921, 0));
   EXPECT_TRUE(moved({"SPLIT_SLOTS=256"}, 1921, 1921, 0));

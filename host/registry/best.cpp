@@ -240,23 +240,37 @@ std::optional<EdgeStrips> simtAsyncEdgeStrips(const ResolvedDefines& d, const Ro
 }
 
 // Whether simt-async's edge blocks run better moved back inside C (or padded) than peeled into
-// the strips: where the tiles, moved back, make one round of the `places` the device has
-// (SPLIT_SLOTS's where over 1; 0: unknown, peeled) and fill it to MOVE_BACK_FILL per cent or more.
-// There every place computes a whole tile and no strip runs; peeled, the GEMM splits its round
-// along K and the strips' chains of loads run beside it, which did not pay. Over several rounds
-// the tiles moved back add work that the peeled plan leaves out (at 3457^3, 784 tiles against
-// 729: a fifth of a round) and no measurement says which wins: peeled, as before. Measured on the
-// H100 (session 40, docs/performance.md), moved back against peeled: 1921^3-1928^3 (256 tiles of
-// 128 x 128 on 264 places, 97%) -0.7 to -13.5%, 1665^3 and 1672^3 (378 of 64 x 128 on 396, 95.5%)
-// -0.5 to +0.5% (the plan's first build at 1665^3 holds four per SM, 528 places, and keeps it
-// peeled); the shapes around 1920 with one dimension off (240 tiles, 91%) -0.8 to +2.2%; a fill of
-// 85% or less (1601^3, 1604^3, 1281^3-1537^3, 2305^3) -0.6 to +20%, and a round more (1025^3,
-// 1028^3, 1793^3, 2049^3) +11 to +30%.
+// the strips, for the `places` the device has (SPLIT_SLOTS's where over 1; 0: unknown, peeled):
+//  - where the tiles, moved back, make one round of the places and fill it to MOVE_BACK_FILL per
+//    cent or more. There every place computes a whole tile and no strip runs; peeled, the GEMM
+//    splits its round along K and the strips' chains of loads run beside it, which did not pay.
+//    Measured on the H100 (session 40, docs/performance.md), moved back against peeled:
+//    1921^3-1928^3 (256 tiles of 128 x 128 on 264 places, 97%) -0.7 to -13.5%, 1665^3 and 1672^3
+//    (378 of 64 x 128 on 396, 95.5%) -0.5 to +0.5% (the plan's first build at 1665^3 holds four
+//    per SM, 528 places, and keeps it peeled); the shapes around 1920 with one dimension off (240
+//    tiles, 91%) -0.8 to +2.2%; a fill of 85% or less (1601^3, 1604^3, 1281^3-1537^3, 2305^3) -0.6
+//    to +20%, and a round more than the peeled tiles' one (1025^3, 1028^3, 1793^3, 2049^3,
+//    2052^3) +11 to +30%;
+//  - where the peeled tiles already take several rounds, the moved-back ones at most
+//    MOVE_BACK_ROUNDS, and an edge is MOVE_BACK_DEPTH rows or columns deep or more. The strips'
+//    chains grow with their depth, the tiles moved back do not; and the last round, split along K,
+//    takes the added tiles whether or not they make a round more. Measured on the H200 (session
+//    41), moved back (-D PEEL_MAX=0) against peeled, at 2.2-3.6 rounds: edges of 4 to 8
+//    (2564^3-2568^3, 3204^3-3208^3, 3460^3-3464^3, 3844^3-3848^3; 3461^3 padded) -1.7 to -12%; of
+//    1 or 2 (3201^3, 3457^3, 3458^3) +0.5 to +2.3%, but 3073^3 -2.1%. At 2820^3-2824^3 PEEL_MAX=0
+//    also took the 64 x 128 entry (entry_fill.cpp counts its tiles moved back), -0.9 to -6.6%;
+//    this rule, asked after that choice, moves back the 128 x 128 entry's tiles there (not timed).
 bool simtAsyncEdgesMovedBack(const ResolvedDefines& d, const RowMajorGemm& g, long long places) {
   if (d.param("SPLIT_SLOTS") > 1) places = d.param("SPLIT_SLOTS");
-  if (places <= 0) return false;
-  const long long moved = ceilDiv(g.m, d.param("BM")) * ceilDiv(g.n, d.param("BN"));
-  return moved <= places && 100 * moved >= d.param("MOVE_BACK_FILL") * places;
+  const auto strips = simtAsyncEdgeStrips(d, g);
+  if (places <= 0 || !strips) return false;
+  const long long bm = d.param("BM"), bn = d.param("BN");
+  const long long moved = ceilDiv(g.m, bm) * ceilDiv(g.n, bn);
+  if (moved <= places) return 100 * moved >= d.param("MOVE_BACK_FILL") * places;
+  const long long peeled = ceilDiv(strips->m0, bm) * ceilDiv(strips->n0, bn);
+  const long long depth = std::max(g.m - strips->m0, g.n - strips->n0);
+  return peeled > places && moved <= d.param("MOVE_BACK_ROUNDS") * places &&
+         depth >= d.param("MOVE_BACK_DEPTH");
 }
 
 // Whether simt-async's padded GEMM writes C in the caller's lines (C_LD): where the padding adds
@@ -430,6 +444,18 @@ Variant simtAsync() {
         "those edges moved back inside C instead where the tiles then make one round of the "
         "device's places and fill it to this per cent or more (over 100: never)",
         {95, 101},
+        true},
+       {"MOVE_BACK_DEPTH",
+        4,
+        "those edges moved back instead where the peeled tiles take several rounds and an edge "
+        "is this many rows or columns deep or more (over PEEL_MAX: never)",
+        {4, 9},
+        true},
+       {"MOVE_BACK_ROUNDS",
+        4,
+        "over several rounds, those edges moved back only where their tiles then make at most "
+        "this many rounds of the device's places (0: never)",
+        {0, 4},
         true},
        {"FUSE_STRIPS",
         1,
