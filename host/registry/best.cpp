@@ -268,9 +268,8 @@ bool simtAsyncEdgesMovedBack(const ResolvedDefines& d, const RowMajorGemm& g, lo
   const long long moved = ceilDiv(g.m, bm) * ceilDiv(g.n, bn);
   if (moved <= places) return 100 * moved >= d.param("MOVE_BACK_FILL") * places;
   const long long peeled = ceilDiv(strips->m0, bm) * ceilDiv(strips->n0, bn);
-  const long long depth = std::max(g.m - strips->m0, g.n - strips->n0);
   return peeled > places && moved <= d.param("MOVE_BACK_ROUNDS") * places &&
-         depth >= d.param("MOVE_BACK_DEPTH");
+         strips->depth(g.m, g.n) >= d.param("MOVE_BACK_DEPTH");
 }
 
 // Whether simt-async's padded GEMM writes C in the caller's lines (C_LD): where the padding adds
@@ -342,7 +341,7 @@ std::optional<int> simtAsyncStripsInGemm(const ResolvedDefines& d, const EdgeStr
   const long long rest = slots > 0 ? gemm_groups % slots : 0;
   const long long idle = rest > 0 ? slots - rest : 0;
   const long long own = std::min(std::clamp(idle, 8LL, 64LL), groups);
-  const int depth = std::min(8, std::max(m - strips.m0, n - strips.n0));
+  const int depth = std::min(8, strips.depth(m, n));
   const double chain = double(ceilDiv(groups, own) * ceilDiv(ceilDiv(k, threads / 16), 16)) *
                        (1.0 + 0.135 * (depth - 1));
   const long long rounds = slots > 0 ? ceilDiv(gemm_groups, slots) : 1;

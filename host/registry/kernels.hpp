@@ -5,6 +5,7 @@
 // (ladder.cpp, best.cpp, tensor_cores.cpp, cpu_paths.cpp, baselines.cpp; kernels.cpp lists them).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <functional>
@@ -148,6 +149,8 @@ struct EdgeStrips {
   long long groups(int m, int n) const {
     return ceilDiv(n, 16) * ceilDiv(m - m0, 8) + ceilDiv(m0, 16) * ceilDiv(n - n0, 8);
   }
+  // The deeper strip's rows or columns, of an m x n C.
+  int depth(int m, int n) const { return std::max(m - m0, n - n0); }
 };
 
 // How a variant's build is held to the work-groups per compute unit of its plain build
