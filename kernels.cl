@@ -33,6 +33,7 @@
 //        load_or_zero, swizzled_tile, ...       edge loads, swizzled group order, the epilogue
 //        TILE2X2_MADS, store_c_2x2              the 2x2 block of tiled-2x2 and its two successors
 //        copy_matrix (helper kernel)            shapes and padding copies of every GEMM kernel
+//        copy_matrix_pair (helper kernel)       two of them in one launch (A's and B's)
 //        tc_tf32                                TF32 rounding (tensor cores, pack_operand)
 //   2. The ladder, portable OpenCL C, in the registry's order (clgemm --explain --kernel cl)
 //        naive-global     gemm_naive_global     the sum accumulated in C, in global memory
@@ -170,18 +171,21 @@ inline void store_c_2x2(__global REAL* C, const int M, const int N, const int r0
 #if !defined(KERNEL_peak_fma) && !defined(KERNEL_peak_read) && !defined(KERNEL_pack_operand)
 #define CM_LINES 8               // elements per work-item (the host's pad_shape says the same)
 #define CM_BLOCK (8 * CM_LINES)  // a work-group's lines across the source's lines
-__kernel __attribute__((reqd_work_group_size(32, 8, 1))) void copy_matrix(
-    const int src_rows, const int src_cols, const int src_ld, const int src_transposed,
-    __global const REAL* restrict src, const int src_offset, const int rows, const int cols,
-    const int ld, __global REAL* restrict dst, const int dst_offset) {
-  __local REAL block[32][33];  // a transposed source's 32 x 32 (OpenCL C: at the kernel's scope)
+// One work-group's block of the copy: group (bx, by) of the grid above, `block` the local 32 x 33
+// of a transposed source. Every argument but the group's is the same for the whole work-group, so
+// its barriers are reached by all of its work-items.
+inline void copy_matrix_block(const int src_rows, const int src_cols, const int src_ld,
+                              const int src_transposed, __global const REAL* restrict src,
+                              const int src_offset, const int rows, const int cols, const int ld,
+                              __global REAL* restrict dst, const int dst_offset, const int bx,
+                              const int by, __local REAL (*block)[33]) {
   src += src_offset;
   dst += dst_offset;
   // Along the source's lines, and the first of the work-item's lines across them: its elements
   // are src[(across + 8 * i) * src_ld + along] either way, dst's (row, col) (across + 8 * i,
   // along), or transposed (along, across + 8 * i).
-  const int along = get_global_id(0), across = get_group_id(1) * CM_BLOCK + get_local_id(1);
   const int lx = get_local_id(0), ly = get_local_id(1);
+  const int along = bx * 32 + lx, across = by * CM_BLOCK + ly;
   REAL v[CM_LINES];
   _Pragma("unroll") for (int i = 0; i < CM_LINES; ++i) {
     const int line = across + 8 * i;
@@ -199,7 +203,7 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void copy_matrix(
   for (int p = 0; p < pieces; ++p) {
     _Pragma("unroll") for (int i = 0; i < 4; ++i) block[ly + 8 * i][lx] = v[4 * p + i];
     barrier(CLK_LOCAL_MEM_FENCE);
-    const int r0 = get_group_id(0) * 32, c0 = get_group_id(1) * CM_BLOCK + 32 * p;
+    const int r0 = bx * 32, c0 = by * CM_BLOCK + 32 * p;
     _Pragma("unroll") for (int i = 0; i < 4; ++i) {
       const int r = r0 + ly + 8 * i, c = c0 + lx;
       if (r < rows && c < cols) dst[r * ld + c] = block[lx][ly + 8 * i];
@@ -213,6 +217,45 @@ __kernel __attribute__((reqd_work_group_size(32, 8, 1))) void copy_matrix(
     if (r >= rows || c >= cols) return;
     dst[r * ld + c] = v[i];
   }
+}
+__kernel __attribute__((reqd_work_group_size(32, 8, 1))) void copy_matrix(
+    const int src_rows, const int src_cols, const int src_ld, const int src_transposed,
+    __global const REAL* restrict src, const int src_offset, const int rows, const int cols,
+    const int ld, __global REAL* restrict dst, const int dst_offset) {
+  __local REAL block[32][33];  // a transposed source's 32 x 32 (OpenCL C: at the kernel's scope)
+  copy_matrix_block(src_rows, src_cols, src_ld, src_transposed, src, src_offset, rows, cols, ld,
+                    dst, dst_offset, get_group_id(0), get_group_id(1), block);
+}
+
+// copy_matrix_pair: two of copy_matrix's copies in one launch (the host's copies of A and B where
+// it makes both), copy 0's blocks first, then copy 1's. Each copy's grid of blocks as copy_matrix
+// lays it out, (gx, gy), is read row by row from dimension 0: global ((groups 0 + groups 1) * 32,
+// 8), local (32, 8). On the H100 every launch of a copy costs about 5 us besides its bytes (a
+// transposing copy of 1280^2, 1536^2 and 1792^2 floats took 8.5, 10.8 and 11.9 us), as much as
+// copying 9 MB more, and padded problems of 1K to 2K copy both operands (docs/performance.md,
+// 2026-12-07). The copy is picked by the work-group's index, the same for all of its work-items,
+// and its arguments by selects, so that the barriers of a transposed source stay out of branches.
+__kernel __attribute__((reqd_work_group_size(32, 8, 1))) void copy_matrix_pair(
+    const int src_rows0, const int src_cols0, const int src_ld0, const int src_transposed0,
+    __global const REAL* restrict src0, const int src_offset0, const int rows0, const int cols0,
+    const int ld0, __global REAL* restrict dst0, const int dst_offset0, const int src_rows1,
+    const int src_cols1, const int src_ld1, const int src_transposed1,
+    __global const REAL* restrict src1, const int src_offset1, const int rows1, const int cols1,
+    const int ld1, __global REAL* restrict dst1, const int dst_offset1) {
+  __local REAL block[32][33];
+  // Each copy's blocks along and across its source's lines, as copy_matrix's grid has them.
+  const int gx0 = ((src_transposed0 ? rows0 : cols0) + 31) / 32;
+  const int gy0 = ((src_transposed0 ? cols0 : rows0) + CM_BLOCK - 1) / CM_BLOCK;
+  const int gx1 = ((src_transposed1 ? rows1 : cols1) + 31) / 32;
+  const int g = get_group_id(0);
+  const bool second = g >= gx0 * gy0;
+  const int h = second ? g - gx0 * gy0 : g, gx = second ? gx1 : gx0;
+  copy_matrix_block(second ? src_rows1 : src_rows0, second ? src_cols1 : src_cols0,
+                    second ? src_ld1 : src_ld0, second ? src_transposed1 : src_transposed0,
+                    second ? src1 : src0, second ? src_offset1 : src_offset0,
+                    second ? rows1 : rows0, second ? cols1 : cols0, second ? ld1 : ld0,
+                    second ? dst1 : dst0, second ? dst_offset1 : dst_offset0, h % gx, h / gx,
+                    block);
 }
 #undef CM_LINES
 #undef CM_BLOCK

@@ -1052,14 +1052,15 @@ TEST_F(SimtAsyncPlan, AIsReadTransposedWhereItIsFreeOrFromAtFromAndEdgesBelowPad
       {"TN lda 136", 128, 192, 40, clgemm::GemmShape{Layout::kRow, Trans::kT, Trans::kN, 136},
        with({}), true, 2},
       // Odd sizes from PAD_FROM (PAD_FROM_UNALIGNED where N is not a multiple of 4) or smaller
-      // than a block: padding copies of A, B, C (in and out, beta != 0) anyway, so A^T.
+      // than a block: padding copies of A, B, C (in and out, beta != 0) anyway, so A^T; A's and
+      // B's in one launch (copy_matrix_pair).
       {"NN padded from PAD_FROM", 130, 68, 13,
-       clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kN}, with({"PAD_FROM=0"}), true, 5},
+       clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kN}, with({"PAD_FROM=0"}), true, 4},
       {"col NT padded below a block", 70, 50, 13,
-       clgemm::GemmShape{Layout::kCol, Trans::kN, Trans::kT}, with({}), true, 5},
+       clgemm::GemmShape{Layout::kCol, Trans::kN, Trans::kT}, with({}), true, 4},
       {"NN padded from PAD_FROM_UNALIGNED", 130, 70, 13,
        clgemm::GemmShape{Layout::kRow, Trans::kN, Trans::kN}, with({"PAD_FROM_UNALIGNED=0"}), true,
-       5},
+       4},
       // Otherwise the kernel's edges, A read as it is (M x K): no copy for NN, one that
       // transposes a stored A^T back, one for the column-major problem's transposed operand
       // (whose kernel view is 70 x 132: C^T).
@@ -1113,6 +1114,75 @@ TEST_F(SimtAsyncPlan, AIsReadTransposedWhereItIsFreeOrFromAtFromAndEdgesBelowPad
   }
 }
 
+// Where A and B are both copied (padding, or both stored otherwise than the GEMM reads them), the
+// plan copies them in one launch, copy_matrix_pair, over copy_matrix's work-groups for each (32 x
+// 64 blocks of the destination; of the source's lines where it is read transposed), A's first;
+// where one of them is copied, copy_matrix as before. The scratch starts as NaN, so a block of
+// either copy that the pair's launch leaves out shows in C.
+struct CopyLaunchCase {
+  std::string name;
+  int m, n, k;
+  clgemm::GemmShape shape;
+  std::vector<std::string> defines;
+  std::string first;     // the first launch's kernel
+  std::size_t groups;    // its work-groups (32 x 8 each)
+  std::size_t launches;  // copies and the GEMM at beta 0.5
+};
+
+TEST_F(SimtAsyncPlan, AAndBCopiedTogetherInOneLaunchWhereBothAreCopied) {
+  using clgemm::Layout;
+  using clgemm::Trans;
+  const clgemm::GemmShape nn{Layout::kRow, Trans::kN, Trans::kN};
+  const std::vector<CopyLaunchCase> cases = {
+      // Padded to 192 x 128 x 16: A^T (16 x 192, read from A's 130 lines: 1 x 3 blocks) and B
+      // (16 x 128: 4 x 1) in one launch, then C in, the GEMM, C out.
+      {"NN padded", 130, 68, 13, nn, with({"PAD_FROM=0"}), "copy_matrix_pair", 3 + 4, 4},
+      // Column-major NT, the kernel's view 70 x 132 x 13 padded to 128 x 192 x 16, both stored as
+      // it reads them: A^T (16 x 128 from the caller's B, 4 x 1) and B (16 x 192 from the caller's
+      // A, 6 x 1).
+      {"col NT padded", 132, 70, 13, clgemm::GemmShape{Layout::kCol, Trans::kN, Trans::kT},
+       with({"PAD_FROM=0"}), "copy_matrix_pair", 4 + 6, 4},
+      // Tile multiples, A^T stored with gaps (lda 136: packed into 40 x 128, 4 x 1) and B stored
+      // transposed (40 x 192 from its 192 lines: 6 x 1): both copied, not padded.
+      {"TT lda 136", 128, 192, 40, clgemm::GemmShape{Layout::kRow, Trans::kT, Trans::kT, 136},
+       with({}), "copy_matrix_pair", 4 + 6, 2},
+      // One copy: A^T's from AT_FROM (40 x 128 from A's 128 lines: 4 x 1), or B's in aligned lines
+      // (101 x 96: 3 x 2).
+      {"NN from AT_FROM", 128, 192, 40, nn, with({"AT_FROM=0"}), "copy_matrix", 4, 2},
+      {"NN edge, N odd, B in aligned lines", 131, 67, 101, nn, with({"ALIGN_B_FROM=0"}),
+       "copy_matrix", 3 * 2, 2},
+  };
+  std::mt19937 rng(17);
+  for (const CopyLaunchCase& c : cases) {
+    SCOPED_TRACE(c.name);
+    const clgemm::RowMajorGemm rm = rowMajorOf(c.m, c.n, c.k, c.shape);
+    clgemm::KernelPlan plan = this->plan(rm, c.defines);
+    const Operands o = operands(rm, rng);
+    const float alpha = 1.5f, beta = 0.5f;
+    const auto launches =
+        plan.bind(o.plan(), alpha, beta, [&](std::size_t count, const std::string&, bool zeroed) {
+          const std::size_t bytes = std::max<std::size_t>(count, 1) * 4;
+          cl::Buffer buffer(context_, CL_MEM_READ_WRITE, bytes);
+          queue_.enqueueFillBuffer(buffer, zeroed ? 0.0f : std::numeric_limits<float>::quiet_NaN(),
+                                   0, bytes);
+          return buffer;
+        });
+    ASSERT_EQ(launches.size(), c.launches);
+    const clgemm::Launch& first = launches.front();
+    EXPECT_TRUE(first.helper);
+    EXPECT_EQ(first.kernel.getInfo<CL_KERNEL_FUNCTION_NAME>(), c.first);
+    EXPECT_EQ(first.shape.local, (std::array<std::size_t, 2>{32, 8}));
+    EXPECT_EQ(first.shape.global[0] / 32 * (first.shape.global[1] / 8), c.groups);
+    int pairs = 0;
+    for (const auto& l : launches)
+      if (l.kernel.getInfo<CL_KERNEL_FUNCTION_NAME>() == "copy_matrix_pair") ++pairs;
+    EXPECT_EQ(pairs, c.first == "copy_matrix_pair" ? 1 : 0);
+    clgemm::enqueueLaunches(queue_, launches);
+    EXPECT_LT(worstRelativeError(o.a, o.b, o.c0, result(o, rm), rm.m, rm.n, rm.k, alpha, beta),
+              1e-5);
+  }
+}
+
 // SPLIT_SLOTS: the places the last round's split is worked out for, which forces a split where
 // the device reports none (pocl: no registers, no occupancy). The plan builds the GEMM again with
 // SPLIT, SK_WHOLE and SK_PARTS (worked out here by hand from the rule, over the problem the GEMM
@@ -1143,10 +1213,10 @@ TEST_F(SimtAsyncPlan, SplitSlotsSplitTheLastRoundAlongKAndEachLaunchLeavesTheCou
       // split. With N a multiple of 4, 16 / 6 = 2 parts.
       {"NN edge, N odd, 16 places", 131, 67, 101, nn, with({"SPLIT_SLOTS=16"}), 3, 2, 0, 0, 1},
       {"NN edge, N = 68, 16 places", 131, 68, 101, nn, with({"SPLIT_SLOTS=16"}), 3, 2, 0, 2, 1},
-      // Padded to 192 x 128 x 104 (A, B, C in, C out copied): 3 x 2 blocks, 13 K-steps; 4
-      // places: 2 tiles left, 4 / 2 = 2 parts.
+      // Padded to 192 x 128 x 104 (A and B copied in one launch, C in, C out): 3 x 2 blocks, 13
+      // K-steps; 4 places: 2 tiles left, 4 / 2 = 2 parts.
       {"NN padded from PAD_FROM, 4 places", 130, 68, 101, nn, with({"PAD_FROM=0", "SPLIT_SLOTS=4"}),
-       3, 2, 4, 2, 5},
+       3, 2, 4, 2, 4},
       // Tile multiples: 2 x 3 blocks, 37 K-steps; 40 places: 6 tiles left, 40 / 6 = 6 parts (9 by
       // the K-steps), none of them dividing 37.
       {"NN exact, 40 places", 128, 192, 296, nn, with({"SPLIT_SLOTS=40"}), 2, 3, 0, 6, 1},
@@ -1449,23 +1519,24 @@ TEST_F(SimtAsyncStripPlan, EdgeStripsOfAPaddedGemmWriteTheCallersC) {
   using clgemm::Trans;
   const clgemm::GemmShape nn{Layout::kRow, Trans::kN, Trans::kN};
   expectPlans(
-      {// Padded (192 x 192 x 48): A^T and B copied; every block inside C, which the GEMM and the
-       // strips write in place (its lines 130 floats apart, off 16 bytes), not copied.
+      {// Padded (192 x 192 x 48): A^T and B copied (one launch); every block inside C, which the
+       // GEMM and the strips write in place (its lines 130 floats apart, off 16 bytes), not
+       // copied.
        {"NN padded, 1 row, 2 columns", 129, 130, 45, nn,
-        with({"PEEL_MAX=8", "PAD_FROM_UNALIGNED=0"}), 128, 128, 4, 4, false, 8, false, 0, true},
+        with({"PEEL_MAX=8", "PAD_FROM_UNALIGNED=0"}), 128, 128, 4, 3, false, 8, false, 0, true},
        // N odd, padded from PAD_FROM_UNALIGNED (192 x 128 x 104), C in place.
        {"NN padded, N odd", 131, 67, 101, nn, with({"PEEL_MAX=8", "PAD_FROM_UNALIGNED=0"}), 128, 64,
-        2, 4, false, 8, false, 0, true},
+        2, 3, false, 8, false, 0, true},
        // Column-major NT (the kernel's view 70 x 132), padded to 128 x 192 x 48, C in place.
        {"col NT padded", 132, 70, 45, clgemm::GemmShape{Layout::kCol, Trans::kN, Trans::kT},
-        with({"PEEL_MAX=8", "PAD_FROM=0"}), 64, 128, 2, 4, false, 8, true, 0, true},
+        with({"PEEL_MAX=8", "PAD_FROM=0"}), 64, 128, 2, 3, false, 8, true, 0, true},
        // 50 rows, fewer than a block: their padded block row stays, outside C, so C is copied in
        // and out; three columns go to the strip.
-       {"NN padded below a block", 50, 131, 21, nn, with({"PEEL_MAX=8"}), 50, 128, 2, 5, true, 4},
+       {"NN padded below a block", 50, 131, 21, nn, with({"PEEL_MAX=8"}), 50, 128, 2, 4, true, 4},
        // The split of the padded problem's blocks inside C: its grid counts 2 x 2 of the 3 x 3
        // padded tiles (M and N passed padded, 192: (M - 1) / BM block rows); C in place.
        {"NN padded split", 129, 130, 101, nn,
-        with({"PEEL_MAX=8", "PAD_FROM_UNALIGNED=0", "SPLIT_SLOTS=16"}), 128, 128, 12, 4, false, 17,
+        with({"PEEL_MAX=8", "PAD_FROM_UNALIGNED=0", "SPLIT_SLOTS=16"}), 128, 128, 12, 3, false, 17,
         true, 0, true}});
 }
 
@@ -1482,9 +1553,10 @@ TEST_F(SimtAsyncStripPlan, EdgeBlocksMoveBackWhereTheirTilesFillTheirRound) {
       {// 9 tiles on 9 places: moved back, one launch.
        {"NN 9 places", 129, 130, 45, nn, with({"PEEL_MAX=8", "SPLIT_SLOTS=9"}), 129, 130, 9, 1,
         false, -1},
-       // Padded (192 x 192 x 48): A^T and B copied, the GEMM, C copied out (and in at beta != 0).
+       // Padded (192 x 192 x 48): A^T and B copied (one launch), the GEMM, C copied out (and in at
+       // beta != 0).
        {"NN padded, 9 places", 129, 130, 45, nn,
-        with({"PEEL_MAX=8", "PAD_FROM_UNALIGNED=0", "SPLIT_SLOTS=9"}), 129, 130, 9, 4, true, -1},
+        with({"PEEL_MAX=8", "PAD_FROM_UNALIGNED=0", "SPLIT_SLOTS=9"}), 129, 130, 9, 3, true, -1},
        // 9 of 10 places (90%), or MOVE_BACK_FILL over 100: peeled, the strips in the GEMM's line.
        // 17 groups, a work-group of their own each (one round).
        {"NN 10 places", 129, 130, 45, nn, with({"PEEL_MAX=8", "SPLIT_SLOTS=10"}), 128, 128, 4, 2,
@@ -1495,7 +1567,7 @@ TEST_F(SimtAsyncStripPlan, EdgeBlocksMoveBackWhereTheirTilesFillTheirRound) {
        {"NN 3 places, edges of 4 and 5", 132, 133, 45, nn, with({"PEEL_MAX=8", "SPLIT_SLOTS=3"}),
         132, 133, 9, 1, false, -1},
        {"NN padded, 3 places, edges of 4 and 5", 132, 133, 45, nn,
-        with({"PEEL_MAX=8", "PAD_FROM_UNALIGNED=0", "SPLIT_SLOTS=3"}), 132, 133, 9, 4, true, -1}});
+        with({"PEEL_MAX=8", "PAD_FROM_UNALIGNED=0", "SPLIT_SLOTS=3"}), 132, 133, 9, 3, true, -1}});
 }
 
 // The rule itself, on the H100's and H200's places (132 SMs): 128 x 128 tiles at two per SM (264),

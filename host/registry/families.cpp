@@ -69,6 +69,9 @@ Variant openClVariant(std::string name, std::string entry, std::string summary,
         {32, 8},
         "copy_matrix's fixed 32 x 8, a 32 x 64 block each"};
   };
+  // Where A and B are both copied, one launch for the two (kernels.cl's copy_matrix_pair, on
+  // pad_shape's grids).
+  v.pad_pair_entry = "copy_matrix_pair";
   return v;
 }
 

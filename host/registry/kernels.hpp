@@ -349,6 +349,10 @@ struct Variant {
   // bytes where N is not a multiple of 4.
   std::function<int(const ResolvedDefines&, const RowMajorGemm&)> b_lines;
   std::function<LaunchShape(int rows, int cols)> pad_shape;
+  // Optional: a helper that makes A's and B's copies in one launch where both are made (each
+  // launch costs a few us besides its bytes): pad_entry's arguments for A's copy, then for B's,
+  // launched over the two pad_shape grids' work-groups (same local size) in one row, A's first.
+  std::string pad_pair_entry;
 
   // kCpu only: one GEMM with the resolved parameters.
   std::function<void(const CpuGemm&, const ResolvedDefines&)> cpu;

@@ -97,6 +97,8 @@ KernelPlan::KernelPlan(const Variant& variant, const ResolvedDefines& defines,
   for (const Copy c : {kAIn, kBIn, kCIn, kCOut})
     if (copy_needed_[c])
       checkVariantConfig(info_, variant, defines, copyShape(variant, c), element_bytes);
+  if (pairsCopies(variant))
+    checkVariantConfig(info_, variant, defines, copyPairShape(variant), element_bytes);
   for (const int operand : {0, 1})
     if (launchesPack(operand))
       checkVariantConfig(info_, variant, defines, packShape(variant, operand), element_bytes);
@@ -139,6 +141,8 @@ KernelPlan::KernelPlan(const Variant& variant, const ResolvedDefines& defines,
   for (const Copy c : {kAIn, kBIn, kCIn, kCOut})
     if (copy_needed_[c])
       copies_[c] = helperLaunch(built, variant, variant.pad_entry, copyShape(variant, c));
+  if (pairsCopies(variant))
+    copy_pair_ = helperLaunch(built, variant, variant.pad_pair_entry, copyPairShape(variant));
 }
 
 // The edge blocks moved back inside C (or padded) instead of the strips, where the variant finds
@@ -416,6 +420,23 @@ Launch KernelPlan::helperLaunch(const BuiltProgram& built, const Variant& varian
   return launch;
 }
 
+// Whether A's and B's copies go in one launch (Variant::pad_pair_entry): where both are made.
+bool KernelPlan::pairsCopies(const Variant& variant) const {
+  return copy_needed_[kAIn] && copy_needed_[kBIn] && !variant.pad_pair_entry.empty();
+}
+
+// The pair's launch: A's copy's work-groups, then B's, in one row along dimension 0 (kernels.cl's
+// copy_matrix_pair reads each copy's grid back from its sizes, as pad_shape lays it out).
+LaunchShape KernelPlan::copyPairShape(const Variant& variant) const {
+  const LaunchShape a = copyShape(variant, kAIn), b = copyShape(variant, kBIn);
+  const auto groups = [](const LaunchShape& s) {
+    return s.global[0] / s.local[0] * (s.global[1] / s.local[1]);
+  };
+  return LaunchShape{{(groups(a) + groups(b)) * a.local[0], a.local[1]},
+                     a.local,
+                     "copy_matrix_pair: copy_matrix's work-groups for A's copy and B's"};
+}
+
 // Which copies each call makes. The copies take the shape (an operand not stored packed row-major,
 // or at an offset) unless the kernel takes it itself, and always with padding, whose copies hand
 // the kernel packed NN matrices; they also pad where the GEMM's size differs. Packing copies A and
@@ -546,29 +567,34 @@ void KernelPlan::allocateScratch(const ScratchAllocator& scratch) {
 
 // The copies' arguments (source rows, cols, ld, transposed, buffer, offset; destination rows,
 // cols, ld, buffer, offset).
+// The pair's take A's copy's as its first 11 and B's as its next 11.
 void KernelPlan::bindCopies(const PlanOperands& o) {
+  constexpr cl_uint kCopyArgs = 11;
   const auto args = [](Launch& copy, const MatrixStorage& src_storage, const cl::Buffer& src,
-                       int rows, int cols, int ld, const cl::Buffer& dst, int dst_offset) {
-    copy.kernel.setArg(0, src_storage.rows);
-    copy.kernel.setArg(1, src_storage.cols);
-    copy.kernel.setArg(2, src_storage.ld);
-    copy.kernel.setArg(3, src_storage.transposed ? 1 : 0);
-    copy.kernel.setArg(4, src);
-    copy.kernel.setArg(5, src_storage.offset);
-    copy.kernel.setArg(6, rows);
-    copy.kernel.setArg(7, cols);
-    copy.kernel.setArg(8, ld);
-    copy.kernel.setArg(9, dst);
-    copy.kernel.setArg(10, dst_offset);
+                       int rows, int cols, int ld, const cl::Buffer& dst, int dst_offset,
+                       cl_uint first = 0) {
+    copy.kernel.setArg(first, src_storage.rows);
+    copy.kernel.setArg(first + 1, src_storage.cols);
+    copy.kernel.setArg(first + 2, src_storage.ld);
+    copy.kernel.setArg(first + 3, src_storage.transposed ? 1 : 0);
+    copy.kernel.setArg(first + 4, src);
+    copy.kernel.setArg(first + 5, src_storage.offset);
+    copy.kernel.setArg(first + 6, rows);
+    copy.kernel.setArg(first + 7, cols);
+    copy.kernel.setArg(first + 8, ld);
+    copy.kernel.setArg(first + 9, dst);
+    copy.kernel.setArg(first + 10, dst_offset);
   };
   const PaddedSizes g = gemmSize();
   if (allocated(a_copy_)) {
     const auto [rows, cols] = copySize(kAIn);  // M x K, or K x M for A^T (copySource)
     args(copies_[kAIn], copySource(kAIn), kernelA(o), rows, cols, cols, a_copy_, 0);
+    if (copy_pair_) args(*copy_pair_, copySource(kAIn), kernelA(o), rows, cols, cols, a_copy_, 0);
   }
   if (allocated(b_copy_)) {
     const auto [rows, cols] = copySize(kBIn);  // K x N, or wider lines (b_lines_)
     args(copies_[kBIn], rm_.b, kernelB(o), rows, cols, cols, b_copy_, 0);
+    if (copy_pair_) args(*copy_pair_, rm_.b, kernelB(o), rows, cols, cols, b_copy_, 0, kCopyArgs);
   }
   if (allocated(c_copy_)) {
     args(copies_[kCIn], rm_.c, o.c, g.m, g.n, g.n, c_copy_, 0);
@@ -727,10 +753,14 @@ std::vector<Launch> KernelPlan::bind(const PlanOperands& o, double alpha, double
     rethrowClError(e);
   }
   std::vector<Launch> launches;
-  // The copies that are needed: A and B in (before transpose_b, which reads B's copy), C in
-  // where it is read, and C out.
-  if (allocated(a_copy_)) launches.push_back(copies_[kAIn]);
-  if (allocated(b_copy_)) launches.push_back(copies_[kBIn]);
+  // The copies that are needed: A and B in (one launch where both are made; before transpose_b,
+  // which reads B's copy), C in where it is read, and C out.
+  if (copy_pair_) {
+    launches.push_back(*copy_pair_);
+  } else {
+    if (allocated(a_copy_)) launches.push_back(copies_[kAIn]);
+    if (allocated(b_copy_)) launches.push_back(copies_[kBIn]);
+  }
   if (allocated(c_copy_) && beta != 0.0) launches.push_back(copies_[kCIn]);
   if (transpose_) launches.push_back(*transpose_);
   if (line_scale_) launches.push_back(*line_scale_);

@@ -82,6 +82,8 @@ class KernelPlan {
   MatrixStorage copySource(Copy c) const;
   std::pair<int, int> copySize(Copy c) const;
   LaunchShape copyShape(const Variant& variant, Copy c) const;
+  bool pairsCopies(const Variant& variant) const;
+  LaunchShape copyPairShape(const Variant& variant) const;
   LaunchShape packShape(const Variant& variant, int operand) const;
   LaunchShape lineScaleShape() const;
   void moveEdgesBack(const Variant& variant, const ResolvedDefines& defines,
@@ -176,6 +178,7 @@ class KernelPlan {
   int b_lines_ = 0;          // B's copy this many columns wide (Variant::b_lines); 0: N
   std::array<bool, 4> copy_needed_{};
   std::array<Launch, 4> copies_;
+  std::optional<Launch> copy_pair_;  // A's and B's copies in one launch (pairsCopies)
   // The scratch matrices, allocated at the first bind: B transposed, the copies, the packed
   // operands (null where not needed).
   bool allocated_ = false;
