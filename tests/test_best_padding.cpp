@@ -111,14 +111,15 @@ TEST(BestPadding, ANegativePadFromIsRefused) {
   EXPECT_NE(r.err.find("PAD_FROM"), std::string::npos) << r.err;
 }
 
-// A copy of kernels.cl with `code` planted in copy_matrix's loop over the work-item's lines,
-// after the bounds check (variables r, c, rows, cols, src_rows, src_cols, dst in scope;
+// A copy of kernels.cl with `code` planted in the copies' loop over the work-item's lines
+// (copy_matrix_block, which copy_matrix and copy_matrix_pair run for each block), after the bounds
+// check (variables r, c, rows, cols, src_rows, src_cols, dst and the block's bx, by in scope;
 // `continue` goes on to the next line), run by best with copies forced at 33 x 17 x 9.
 clgemm_test::RunResult runPlantedCopy(const std::string& code) {
   TempDir dir;
   std::string text = clgemm_test::sourceKernels();
   const std::string anchor = "if (r >= rows || c >= cols) return;\n";
-  const auto at = text.find(anchor, text.find("void copy_matrix("));
+  const auto at = text.find(anchor, text.find("void copy_matrix_block("));
   EXPECT_NE(at, std::string::npos) << "copy_matrix's bounds check not found in kernels.cl";
   if (at != std::string::npos) text.insert(at + anchor.size(), code);
   writeText(dir.file("kernels.cl"), text);
@@ -139,9 +140,10 @@ TEST(BestPadding, PaddingThatIsNotZeroFailsVerification) {
 }
 
 TEST(BestPadding, ACopyWritingPastItsScratchMatrixIsCaught) {
-  // Each copy into a padded matrix also writes three floats past its end.
+  // Each copy into a padded matrix also writes three floats past its end, from the first
+  // work-item of its first block (A's and B's copies run in one launch, copy_matrix_pair).
   const auto r = runPlantedCopy(
-      "    if (get_global_id(0) == 0 && get_global_id(1) == 0 &&\n"
+      "    if (bx == 0 && by == 0 && get_local_id(0) == 0 && get_local_id(1) == 0 &&\n"
       "        rows * cols > src_rows * src_cols)\n"
       "      dst[rows * cols + 2] = 0.0f;\n");
   EXPECT_EQ(r.exit_code, 1) << r.err;

@@ -138,11 +138,13 @@ KernelPlan::KernelPlan(const Variant& variant, const ResolvedDefines& defines,
     tensor_map_ = helperLaunch(built, variant, variant.tensor_map_entry,
                                LaunchShape{{1, 1}, {1, 1}, "one work-item"});
   }
-  for (const Copy c : {kAIn, kBIn, kCIn, kCOut})
-    if (copy_needed_[c])
-      copies_[c] = helperLaunch(built, variant, variant.pad_entry, copyShape(variant, c));
-  if (pairsCopies(variant))
+  // A's and B's copies in one launch where both are made (no launch of their own then).
+  const bool paired = pairsCopies(variant);
+  if (paired)
     copy_pair_ = helperLaunch(built, variant, variant.pad_pair_entry, copyPairShape(variant));
+  for (const Copy c : {kAIn, kBIn, kCIn, kCOut})
+    if (copy_needed_[c] && !(paired && (c == kAIn || c == kBIn)))
+      copies_[c] = helperLaunch(built, variant, variant.pad_entry, copyShape(variant, c));
 }
 
 // The edge blocks moved back inside C (or padded) instead of the strips, where the variant finds
@@ -588,13 +590,17 @@ void KernelPlan::bindCopies(const PlanOperands& o) {
   const PaddedSizes g = gemmSize();
   if (allocated(a_copy_)) {
     const auto [rows, cols] = copySize(kAIn);  // M x K, or K x M for A^T (copySource)
-    args(copies_[kAIn], copySource(kAIn), kernelA(o), rows, cols, cols, a_copy_, 0);
-    if (copy_pair_) args(*copy_pair_, copySource(kAIn), kernelA(o), rows, cols, cols, a_copy_, 0);
+    if (copy_pair_)
+      args(*copy_pair_, copySource(kAIn), kernelA(o), rows, cols, cols, a_copy_, 0);
+    else
+      args(copies_[kAIn], copySource(kAIn), kernelA(o), rows, cols, cols, a_copy_, 0);
   }
   if (allocated(b_copy_)) {
     const auto [rows, cols] = copySize(kBIn);  // K x N, or wider lines (b_lines_)
-    args(copies_[kBIn], rm_.b, kernelB(o), rows, cols, cols, b_copy_, 0);
-    if (copy_pair_) args(*copy_pair_, rm_.b, kernelB(o), rows, cols, cols, b_copy_, 0, kCopyArgs);
+    if (copy_pair_)
+      args(*copy_pair_, rm_.b, kernelB(o), rows, cols, cols, b_copy_, 0, kCopyArgs);
+    else
+      args(copies_[kBIn], rm_.b, kernelB(o), rows, cols, cols, b_copy_, 0);
   }
   if (allocated(c_copy_)) {
     args(copies_[kCIn], rm_.c, o.c, g.m, g.n, g.n, c_copy_, 0);

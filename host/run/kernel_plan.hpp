@@ -177,7 +177,7 @@ class KernelPlan {
   bool c_in_place_ = false;  // padded, the GEMM writes the caller's C (Variant::c_in_place)
   int b_lines_ = 0;          // B's copy this many columns wide (Variant::b_lines); 0: N
   std::array<bool, 4> copy_needed_{};
-  std::array<Launch, 4> copies_;
+  std::array<Launch, 4> copies_;     // each copy's own launch (A's and B's not where paired)
   std::optional<Launch> copy_pair_;  // A's and B's copies in one launch (pairsCopies)
   // The scratch matrices, allocated at the first bind: B transposed, the copies, the packed
   // operands (null where not needed).
