@@ -590,17 +590,13 @@ void KernelPlan::bindCopies(const PlanOperands& o) {
   const PaddedSizes g = gemmSize();
   if (allocated(a_copy_)) {
     const auto [rows, cols] = copySize(kAIn);  // M x K, or K x M for A^T (copySource)
-    if (copy_pair_)
-      args(*copy_pair_, copySource(kAIn), kernelA(o), rows, cols, cols, a_copy_, 0);
-    else
-      args(copies_[kAIn], copySource(kAIn), kernelA(o), rows, cols, cols, a_copy_, 0);
+    args(copy_pair_ ? *copy_pair_ : copies_[kAIn], copySource(kAIn), kernelA(o), rows, cols, cols,
+         a_copy_, 0);
   }
   if (allocated(b_copy_)) {
     const auto [rows, cols] = copySize(kBIn);  // K x N, or wider lines (b_lines_)
-    if (copy_pair_)
-      args(*copy_pair_, rm_.b, kernelB(o), rows, cols, cols, b_copy_, 0, kCopyArgs);
-    else
-      args(copies_[kBIn], rm_.b, kernelB(o), rows, cols, cols, b_copy_, 0);
+    args(copy_pair_ ? *copy_pair_ : copies_[kBIn], rm_.b, kernelB(o), rows, cols, cols, b_copy_, 0,
+         copy_pair_ ? kCopyArgs : 0);
   }
   if (allocated(c_copy_)) {
     args(copies_[kCIn], rm_.c, o.c, g.m, g.n, g.n, c_copy_, 0);
