@@ -1561,6 +1561,9 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 #ifndef FUSE_STRIPS
 #define FUSE_STRIPS 1  // edge strips in the GEMM's launch where the host finds it pays (0: after)
 #endif
+#ifndef STRIPS_OWN_MAX
+#define STRIPS_OWN_MAX 64  // over several rounds, the strips' own work-groups at most (host)
+#endif
 #ifndef STRIPS_IN_GEMM
 #define STRIPS_IN_GEMM 0  // the GEMM's launch computes the edge strips too (set by the host)
 #endif
@@ -2259,6 +2262,7 @@ __kernel __attribute__((reqd_work_group_size(ES_LINES, ES_SLICES, 1))) void gemm
 #undef PEEL_M
 #undef PEEL_N
 #undef FUSE_STRIPS
+#undef STRIPS_OWN_MAX
 #undef STRIPS_IN_GEMM
 #undef LOCAL_SPARE
 #undef C_LD

@@ -802,10 +802,16 @@ TEST(SimtAsyncEdgeStrips, AFewLastRowsOrColumnsAreLeftToTheHelperOnTheEdgesAndPa
   EXPECT_EQ(edgeStripsOf({"PEEL_MAX=0"}, 2049, 2049, 2049), std::nullopt);
   EXPECT_EQ(edgeStripsOf({"PEEL_MAX=0"}, 4097, 4097, 4097), std::nullopt);
   EXPECT_EQ(edgeStripsOf({}, 5, 7, 2049), std::nullopt);
-  // A negative PEEL_MAX is refused with the others.
+  // A negative PEEL_MAX is refused with the others, and a cap on the strips' own work-groups
+  // below their floor of 8.
   const auto why = clgemm::constraintViolations(v, clgemm_test::definesOf(v, {"PEEL_MAX=-1"}));
   ASSERT_TRUE(why.has_value());
   EXPECT_NE(why->find("PEEL_MAX"), std::string::npos) << *why;
+  const auto cap = clgemm::constraintViolations(v, clgemm_test::definesOf(v, {"STRIPS_OWN_MAX=7"}));
+  ASSERT_TRUE(cap.has_value());
+  EXPECT_NE(cap->find("STRIPS_OWN_MAX=7 must be at least 8"), std::string::npos) << *cap;
+  EXPECT_FALSE(
+      clgemm::constraintViolations(v, clgemm_test::definesOf(v, {"STRIPS_OWN_MAX=8"})).has_value());
 }
 
 // A padded problem writes C in place (C_LD, the caller's lines; no copy of C in or out) where the
@@ -1654,6 +1660,20 @@ TEST(SimtAsyncStripsInGemm, OwnWorkGroupsPerGroupInOneRoundElseOnIdlePlacesOrEve
   EXPECT_EQ(in_gemm({"BK=32"}, 4104, 1024, 264, 1), 32);
   EXPECT_EQ(in_gemm({"BK=32"}, 8193, 4096, 264, 1), 64);
   EXPECT_EQ(in_gemm({"SPLIT_SLOTS=200"}, 2049, 256, 264, 1), 64);
+  // STRIPS_OWN_MAX moves the cap. Up: 8193^3's 128 idle places all, 2049^3's 144 on 200; 1921^3
+  // padded with its edges peeled (225 blocks in 4 parts, 900 work-groups on 264 places) has 156
+  // idle in the last round for 241 groups: 64 by default, 156 with the cap at 256 (2 x 8 trips
+  // against 2.4 x 30 x 4). Down to its floor of 8: 4104^3's 32 idle places give 8 work-groups of
+  // 65 x 17 trips x 1.945 eight deep, over 2.4 x 129 x 4: the launch after.
+  EXPECT_EQ(in_gemm({"BK=32", "STRIPS_OWN_MAX=256"}, 8193, 4096, 264, 1), 128);
+  EXPECT_EQ(in_gemm({"SPLIT_SLOTS=200", "STRIPS_OWN_MAX=256"}, 2049, 256, 264, 1), 144);
+  const auto at_1921 = [&](const std::vector<std::string>& args) {
+    return v.strips_in_gemm(clgemm_test::definesOf(v, args), clgemm::EdgeStrips{1920, 1920}, 1921,
+                            1921, 1921, 900, 264, 132, 4);
+  };
+  EXPECT_EQ(at_1921({}), 64);
+  EXPECT_EQ(at_1921({"STRIPS_OWN_MAX=256"}), 156);
+  EXPECT_EQ(in_gemm({"BK=32", "STRIPS_OWN_MAX=8"}, 4104, 1024, 264, 1), std::nullopt);
   // 2056^3 on 64 x 128 (8 slices: 17 trips a group), 512 work-groups on 256 places, none idle:
   // 8 work-groups of 33 x 17 trips x 1.945 against 2.4 x 129 x 2 K-steps: unsplit, the launch
   // after; split in 2 parts (64 K-steps each), a share in every work-group. 1028^3 one

@@ -154,7 +154,7 @@ TEST(TuneSpace, SizeRulesAreHeldAtTheRunsValueAndLeftOutOfTheEntryAtTheirDefault
   const std::vector<std::string> rules = {
       "AT_FROM",         "PAD_FROM",         "PAD_FROM_UNALIGNED", "ALIGN_B_FROM",
       "SPLIT_SLOTS",     "SPLIT_APART",      "PEEL_MAX",           "MOVE_BACK_FILL",
-      "MOVE_BACK_DEPTH", "MOVE_BACK_ROUNDS", "FUSE_STRIPS"};
+      "MOVE_BACK_DEPTH", "MOVE_BACK_ROUNDS", "FUSE_STRIPS",        "STRIPS_OWN_MAX"};
   std::uint64_t tile_combinations = 1;
   for (const auto& p : v.params) {
     const bool rule = std::find(rules.begin(), rules.end(), p.name) != rules.end();

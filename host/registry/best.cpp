@@ -308,13 +308,18 @@ bool simtAsyncWritesCInPlace(const ResolvedDefines& d, const RowMajorGemm& g) {
 //    against 0.25-0.28; but 1283^3, 1345^3, 1537^3 and 1601^3, within that bound, 3-10% faster
 //    than the launch after (session 12). There, as over several rounds below.
 //  - Over several rounds, own work-groups on the places the last round leaves idle (at least 8,
-//    at most 64), where each one's chain (its groups x ceil(K / slices / 16) trips, weighted 1 +
-//    0.135 (depth - 1)) is at most 2.4 trips per K-step of the GEMM's work-groups over its
-//    rounds: 4097^3-4104^3 -2 to -3%, 8193^3 -1% (2050^3-2056^3, just over with 8, took 0.43-0.80
-//    ms against 0.39-0.40). That was measured with 128 x 128 blocks; a K-step of fewer elements
-//    ends sooner, so the budget shrinks in proportion (BM x BN / 128^2): at 2500^3 the 1024
-//    entry's 64 x 128 blocks with 12 own work-groups took 0.914 ms, with the launch after 0.692
-//    (session 11).
+//    at most STRIPS_OWN_MAX, by default 64; see the end of this item), where each one's
+//    chain (its groups x ceil(K / slices / 16) trips, weighted 1 + 0.135 (depth - 1)) is at
+//    most 2.4 trips per K-step of the GEMM's work-groups over its rounds: 4097^3-4104^3 -2 to -3%,
+//    8193^3 -1% (2050^3-2056^3, just over with 8, took 0.43-0.80 ms against 0.39-0.40). That was
+//    measured with 128 x 128 blocks; a K-step of fewer elements ends sooner, so the budget shrinks
+//    in proportion (BM x BN / 128^2): at 2500^3 the 1024 entry's 64 x 128 blocks with 12 own
+//    work-groups took 0.914 ms, with the launch after 0.692 (session 11). The 64 bound was not
+//    timed against more before session 44 (only 32 or fewer places were idle at those sizes).
+//    There, on the H100, 1921^3-1923^3 padded with their edges peeled (900 split work-groups on 264
+//    places, 156 idle in the last round, 241 groups) took 0.4-4.7% less with 156 own work-groups
+//    than with 64, 4097^3 and 4100^3 the same: a parameter, its default unchanged until a sweep of
+//    the sizes where it binds.
 //  - Otherwise, where the GEMM is split along K (its work-groups short, and more than its
 //    tiles), every work-group takes a share before its tile. Unsplit, that share delays every
 //    tile of a round (2050^3-2056^3 -1-2%): the launch after.
@@ -340,7 +345,8 @@ std::optional<int> simtAsyncStripsInGemm(const ResolvedDefines& d, const EdgeStr
   if (one_round && !crowded) return int(groups);
   const long long rest = slots > 0 ? gemm_groups % slots : 0;
   const long long idle = rest > 0 ? slots - rest : 0;
-  const long long own = std::min(std::clamp(idle, 8LL, 64LL), groups);
+  const long long own =
+      std::min(std::clamp(idle, 8LL, (long long)d.param("STRIPS_OWN_MAX")), groups);
   const int depth = std::min(8, strips.depth(m, n));
   const double chain = double(ceilDiv(groups, own) * ceilDiv(ceilDiv(k, threads / 16), 16)) *
                        (1.0 + 0.135 * (depth - 1));
@@ -461,6 +467,12 @@ Variant simtAsync() {
         "those rows and columns computed by work-groups of the GEMM's own launch, beside its "
         "tiles (0: by gemm_edge_strip after it)",
         {0, 1},
+        true},
+       {"STRIPS_OWN_MAX",
+        64,
+        "over several rounds, at most this many work-groups of the strips' own on the places "
+        "the last round leaves idle (at least 8)",
+        {64, 256},
         true}},
       "best",
       "replaces best's register prefetch by asynchronous copies (cp.async: 16 bytes per float4 "
@@ -480,6 +492,8 @@ Variant simtAsync() {
                    {"PADA", "PADB", "AT_FROM", "MIN_WG_PER_CU", "PAD_FROM", "PAD_FROM_UNALIGNED",
                     "ALIGN_B_FROM", "SPLIT_APART", "PEEL_MAX", "FUSE_STRIPS"},
                    0);
+    // The strips' own work-groups are clamped to [8, STRIPS_OWN_MAX] (simtAsyncStripsInGemm).
+    requireAtLeast(errors, d, {"STRIPS_OWN_MAX"}, 8);
     if (!errors.empty()) return errors;
     for (const char* name : {"TM", "TN", "PADA", "PADB"}) {
       if (d.param(name) % 4 != 0)
