@@ -286,6 +286,10 @@ bool simtAsyncWritesCInPlace(const ResolvedDefines& d, const RowMajorGemm& g) {
   return rows_inside && cols_inside;
 }
 
+// The fewest work-groups of their own the strips take on a last round's idle places; the floor
+// of simtAsyncStripsInGemm's clamp, so STRIPS_OWN_MAX (its ceiling) may not go below it.
+constexpr int kStripsOwnMin = 8;
+
 // simt-async's edge strips in the GEMM's launch (FUSE_STRIPS) rather than a launch after it
 // (2049^3 on the H100: the GEMM 0.375 ms, the strips 0.026 after it; docs/performance.md). A
 // group (16 lines by `depth` <= 8 rows or columns) x threads / 16 slices of K at a time, summed
@@ -345,8 +349,8 @@ std::optional<int> simtAsyncStripsInGemm(const ResolvedDefines& d, const EdgeStr
   if (one_round && !crowded) return int(groups);
   const long long rest = slots > 0 ? gemm_groups % slots : 0;
   const long long idle = rest > 0 ? slots - rest : 0;
-  const long long own =
-      std::min(std::clamp(idle, 8LL, (long long)d.param("STRIPS_OWN_MAX")), groups);
+  const long long own = std::min(
+      std::clamp(idle, (long long)kStripsOwnMin, (long long)d.param("STRIPS_OWN_MAX")), groups);
   const int depth = std::min(8, strips.depth(m, n));
   const double chain = double(ceilDiv(groups, own) * ceilDiv(ceilDiv(k, threads / 16), 16)) *
                        (1.0 + 0.135 * (depth - 1));
@@ -492,8 +496,7 @@ Variant simtAsync() {
                    {"PADA", "PADB", "AT_FROM", "MIN_WG_PER_CU", "PAD_FROM", "PAD_FROM_UNALIGNED",
                     "ALIGN_B_FROM", "SPLIT_APART", "PEEL_MAX", "FUSE_STRIPS"},
                    0);
-    // The strips' own work-groups are clamped to [8, STRIPS_OWN_MAX] (simtAsyncStripsInGemm).
-    requireAtLeast(errors, d, {"STRIPS_OWN_MAX"}, 8);
+    requireAtLeast(errors, d, {"STRIPS_OWN_MAX"}, kStripsOwnMin);
     if (!errors.empty()) return errors;
     for (const char* name : {"TM", "TN", "PADA", "PADB"}) {
       if (d.param(name) % 4 != 0)
