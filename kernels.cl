@@ -1562,7 +1562,7 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 #define FUSE_STRIPS 1  // edge strips in the GEMM's launch where the host finds it pays (0: after)
 #endif
 #ifndef STRIPS_OWN_MAX
-#define STRIPS_OWN_MAX 64  // over several rounds, the strips' own work-groups at most (host)
+#define STRIPS_OWN_MAX 256  // over several rounds, the strips' own work-groups at most (host)
 #endif
 #ifndef STRIPS_IN_GEMM
 #define STRIPS_IN_GEMM 0  // the GEMM's launch computes the edge strips too (set by the host)

@@ -1654,34 +1654,36 @@ TEST(SimtAsyncStripsInGemm, OwnWorkGroupsPerGroupInOneRoundElseOnIdlePlacesOrEve
   EXPECT_EQ(in_gemm({"BM=64", "BN=128", "SPLIT_SLOTS=1"}, 1025, 128, 396, 1), 129);
   EXPECT_EQ(in_gemm({"SPLIT_SLOTS=1"}, 2049, 256, 264, 1), 257);
   // Several rounds. 4097^3 and 4104^3 (BK 32): 1024 tiles in 4 rounds, 32 places idle in the
-  // last; 17 x 17 trips (x 1.945 eight deep) against 2.4 x 129 x 4. 8193^3: 4096 tiles, 128
-  // idle, capped at 64. 2049^3 with SPLIT_SLOTS 200: two rounds, 144 idle, 64 of them.
+  // last; 17 x 17 trips (x 1.945 eight deep) against 2.4 x 129 x 4. 8193^3: 4096 tiles, all
+  // 128 idle places (the cap, STRIPS_OWN_MAX, is 256). 2049^3 with SPLIT_SLOTS 200: two rounds,
+  // all 144 idle.
   EXPECT_EQ(in_gemm({"BK=32"}, 4097, 1024, 264, 1), 32);
   EXPECT_EQ(in_gemm({"BK=32"}, 4104, 1024, 264, 1), 32);
-  EXPECT_EQ(in_gemm({"BK=32"}, 8193, 4096, 264, 1), 64);
-  EXPECT_EQ(in_gemm({"SPLIT_SLOTS=200"}, 2049, 256, 264, 1), 64);
-  // STRIPS_OWN_MAX moves the cap. Up: 8193^3's 128 idle places all, 2049^3's 144 on 200; 1921^3
-  // padded with its edges peeled (225 blocks in 4 parts, 900 work-groups on 264 places) has 156
-  // idle in the last round for 241 groups: 64 by default, 156 with the cap at 256 (2 x 8 trips
-  // against 2.4 x 30 x 4). Down to its floor of 8: 4104^3's 32 idle places give 8 work-groups of
-  // 65 x 17 trips x 1.945 eight deep, over 2.4 x 129 x 4: the launch after.
-  EXPECT_EQ(in_gemm({"BK=32", "STRIPS_OWN_MAX=256"}, 8193, 4096, 264, 1), 128);
-  EXPECT_EQ(in_gemm({"SPLIT_SLOTS=200", "STRIPS_OWN_MAX=256"}, 2049, 256, 264, 1), 144);
+  EXPECT_EQ(in_gemm({"BK=32"}, 8193, 4096, 264, 1), 128);
+  EXPECT_EQ(in_gemm({"SPLIT_SLOTS=200"}, 2049, 256, 264, 1), 144);
+  // STRIPS_OWN_MAX moves the cap. Down to 64 (the default before session 45): 64 of 8193^3's and
+  // 2049^3's. 1921^3 padded with its edges peeled (225 blocks in 4 parts, 900 work-groups on 264
+  // places) has 156 idle in the last round for 241 groups: 156 by default (2 x 8 trips against
+  // 2.4 x 30 x 4), 64 with the cap at 64. Down to its floor of 8: 4104^3's 32 idle places give 8
+  // work-groups of 65 x 17 trips x 1.945 eight deep, over 2.4 x 129 x 4: the launch after.
+  EXPECT_EQ(in_gemm({"BK=32", "STRIPS_OWN_MAX=64"}, 8193, 4096, 264, 1), 64);
+  EXPECT_EQ(in_gemm({"SPLIT_SLOTS=200", "STRIPS_OWN_MAX=64"}, 2049, 256, 264, 1), 64);
   const auto at_1921 = [&](const std::vector<std::string>& args) {
     return v.strips_in_gemm(clgemm_test::definesOf(v, args), clgemm::EdgeStrips{1920, 1920}, 1921,
                             1921, 1921, 900, 264, 132, 4);
   };
-  EXPECT_EQ(at_1921({}), 64);
-  EXPECT_EQ(at_1921({"STRIPS_OWN_MAX=256"}), 156);
+  EXPECT_EQ(at_1921({}), 156);
+  EXPECT_EQ(at_1921({"STRIPS_OWN_MAX=64"}), 64);
   EXPECT_EQ(in_gemm({"BK=32", "STRIPS_OWN_MAX=8"}, 4104, 1024, 264, 1), std::nullopt);
   // 2056^3 on 64 x 128 (8 slices: 17 trips a group), 512 work-groups on 256 places, none idle:
   // 8 work-groups of 33 x 17 trips x 1.945 against 2.4 x 129 x 2 K-steps: unsplit, the launch
   // after; split in 2 parts (64 K-steps each), a share in every work-group. 1028^3 one
-  // work-group past one round: 395 places idle in the second, 64 work-groups of 3 x 9 trips x
-  // 1.405 against 2.4 x 21 x 2.
+  // work-group past one round: 395 places idle in the second, a work-group for each of the 129
+  // groups, 9 trips x 1.405 against 2.4 x 21 x 2; 64 of 3 x 9 trips with the cap at 64.
   EXPECT_EQ(in_gemm({"BM=64", "BN=128"}, 2056, 512, 256, 1), std::nullopt);
   EXPECT_EQ(in_gemm({"BM=64", "BN=128"}, 2056, 512, 256, 2), 0);
-  EXPECT_EQ(in_gemm({"BM=64", "BN=128"}, 1028, 397, 396, 3), 64);
+  EXPECT_EQ(in_gemm({"BM=64", "BN=128"}, 1028, 397, 396, 3), 129);
+  EXPECT_EQ(in_gemm({"BM=64", "BN=128", "STRIPS_OWN_MAX=64"}, 1028, 397, 396, 3), 64);
   // 2500^3 (4 rows peeled from 64 x 128 blocks): 780 work-groups on 396 places, 12 idle in the
   // second round, 157 groups: 14 x 20 trips x 1.405 = 393 each. Against 2.4 x 157 x 2 K-steps
   // they would fit; a 64 x 128 block's K-steps count half (BM x BN / 128^2): the launch after.
@@ -1716,9 +1718,13 @@ TEST(SimtAsyncStripsInGemm, ACrowdedRoundTakesTheIdlePlacesAsOverSeveralRounds) 
   };
   const std::vector<std::string> tiles = {"BM=64", "BN=128"};
   // Four per SM (528 places): 547 work-groups, over (3 + 1) x 132, and 338 tiles leave every SM
-  // a place (3 < 4). 190 places idle, 64 of them: 4 x 14 trips x 1.27 = 71 against
-  // 2.4 x 105 / 2 = 126.
+  // a place (3 < 4). 190 places idle, 64 of them (a crowded round's cap, whatever STRIPS_OWN_MAX
+  // above it): 4 x 14 trips x 1.27 = 71 against 2.4 x 105 / 2 = 126; fewer where STRIPS_OWN_MAX is
+  // lower.
   EXPECT_EQ(at_1667(tiles, 338, 528, 132, 1), 64);
+  std::vector<std::string> capped = tiles;
+  capped.push_back("STRIPS_OWN_MAX=32");
+  EXPECT_EQ(at_1667(capped, 338, 528, 132, 1), 32);
   // Three per SM (396): the tiles fill some SMs (ceil(338 / 132) = 3), a group each as before.
   EXPECT_EQ(at_1667(tiles, 338, 396, 132, 1), 209);
   // The line within the places, the GEMM split (short work-groups), or the units unknown (0, or

@@ -290,6 +290,12 @@ bool simtAsyncWritesCInPlace(const ResolvedDefines& d, const RowMajorGemm& g) {
 // of simtAsyncStripsInGemm's clamp, so STRIPS_OWN_MAX (its ceiling) may not go below it.
 constexpr int kStripsOwnMin = 8;
 
+// The most own work-groups the strips take where one round is crowded (simtAsyncStripsInGemm): the
+// count measured there (1409^3, 1665^3-1668^3, 1793^3-1796^3 on the H100, session 12). More make
+// the line longer, toward the crowding that rule avoids, and were not timed; STRIPS_OWN_MAX (256
+// since session 45) was measured over several rounds only.
+constexpr int kCrowdedStripsOwnMax = 64;
+
 // simt-async's edge strips in the GEMM's launch (FUSE_STRIPS) rather than a launch after it
 // (2049^3 on the H100: the GEMM 0.375 ms, the strips 0.026 after it; docs/performance.md). A
 // group (16 lines by `depth` <= 8 rows or columns) x threads / 16 slices of K at a time, summed
@@ -310,20 +316,23 @@ constexpr int kStripsOwnMin = 8;
 //    places): 8 SMs held three tiles (%smid; at most two with the strips' launch after), 0.21 ms
 //    against 0.17; 1665^3-1668^3 and 1793^3-1796^3 (338 or 392 tiles, 209-225 groups): 0.32-0.34
 //    against 0.25-0.28; but 1283^3, 1345^3, 1537^3 and 1601^3, within that bound, 3-10% faster
-//    than the launch after (session 12). There, as over several rounds below.
+//    than the launch after (session 12). There, as over several rounds below, but at most 64
+//    (kCrowdedStripsOwnMax).
 //  - Over several rounds, own work-groups on the places the last round leaves idle (at least 8,
-//    at most STRIPS_OWN_MAX, by default 64; see the end of this item), where each one's
+//    at most STRIPS_OWN_MAX, by default 256; see the end of this item), where each one's
 //    chain (its groups x ceil(K / slices / 16) trips, weighted 1 + 0.135 (depth - 1)) is at
 //    most 2.4 trips per K-step of the GEMM's work-groups over its rounds: 4097^3-4104^3 -2 to -3%,
 //    8193^3 -1% (2050^3-2056^3, just over with 8, took 0.43-0.80 ms against 0.39-0.40). That was
 //    measured with 128 x 128 blocks; a K-step of fewer elements ends sooner, so the budget shrinks
 //    in proportion (BM x BN / 128^2): at 2500^3 the 1024 entry's 64 x 128 blocks with 12 own
-//    work-groups took 0.914 ms, with the launch after 0.692 (session 11). The 64 bound was not
-//    timed against more before session 44 (only 32 or fewer places were idle at those sizes).
-//    There, on the H100, 1921^3-1923^3 padded with their edges peeled (900 split work-groups on 264
-//    places, 156 idle in the last round, 241 groups) took 0.4-4.7% less with 156 own work-groups
-//    than with 64, 4097^3 and 4100^3 the same: a parameter, its default unchanged until a sweep of
-//    the sizes where it binds.
+//    work-groups took 0.914 ms, with the launch after 0.692 (session 11). Until session 45 they
+//    were at most 64 (only 32 or fewer places were idle where that was timed). Every idle place
+//    (up to 256) against 64, on the H100 (sessions 44 and 45, docs/performance.md): 2945^3 (248
+//    against 64) -5.3%, 2177^3 (256 against a share in every work-group) -2.9%, 1153^3 (145)
+//    -2.5%, 2113^3 (133) -1.1%, 1921^3-1923^3 padded and peeled (156) -0.4 to -4.7%; 1537^3 and
+//    1601^3 within noise; 8193^3 (232 against shares) +0.2%, one round; 2305^3 +2%, where the
+//    occupancy hold had been dropped for it (KernelPlan keeps it since).
+//    The places that a round leaves idle are the device's, so no count is tied to one GPU.
 //  - Otherwise, where the GEMM is split along K (its work-groups short, and more than its
 //    tiles), every work-group takes a share before its tile. Unsplit, that share delays every
 //    tile of a round (2050^3-2056^3 -1-2%): the launch after.
@@ -349,8 +358,10 @@ std::optional<int> simtAsyncStripsInGemm(const ResolvedDefines& d, const EdgeStr
   if (one_round && !crowded) return int(groups);
   const long long rest = slots > 0 ? gemm_groups % slots : 0;
   const long long idle = rest > 0 ? slots - rest : 0;
-  const long long own = std::min(
-      std::clamp(idle, (long long)kStripsOwnMin, (long long)d.param("STRIPS_OWN_MAX")), groups);
+  const long long cap = crowded
+                            ? std::min<long long>(d.param("STRIPS_OWN_MAX"), kCrowdedStripsOwnMax)
+                            : d.param("STRIPS_OWN_MAX");
+  const long long own = std::min(std::clamp(idle, (long long)kStripsOwnMin, cap), groups);
   const int depth = std::min(8, strips.depth(m, n));
   const double chain = double(ceilDiv(groups, own) * ceilDiv(ceilDiv(k, threads / 16), 16)) *
                        (1.0 + 0.135 * (depth - 1));
@@ -473,7 +484,7 @@ Variant simtAsync() {
         {0, 1},
         true},
        {"STRIPS_OWN_MAX",
-        64,
+        256,
         "over several rounds, at most this many work-groups of the strips' own on the places "
         "the last round leaves idle (at least 8)",
         {64, 256},
