@@ -926,6 +926,8 @@ TEST(SimtAsyncOccupancyHold, SpareFloatsAddTheBytesTheHostCountsAndThePlainProbl
   const auto& hold = *v.occupancy_hold;
   EXPECT_EQ(hold.define, "LOCAL_SPARE");
   EXPECT_EQ(hold.step, 32);
+  // The strips' own work-groups the hold may leave them with: the count it was measured with.
+  EXPECT_EQ(hold.strips_own_kept, 64);
   const auto d = clgemm_test::definesOf(v, {"BM=64", "BN=128", "BK=16", "STAGES=2"});
   // For 1025^3 (the edges path) with A as stored: row-major, then transposed.
   clgemm::RowMajorGemm odd{

@@ -290,11 +290,13 @@ bool simtAsyncWritesCInPlace(const ResolvedDefines& d, const RowMajorGemm& g) {
 // of simtAsyncStripsInGemm's clamp, so STRIPS_OWN_MAX (its ceiling) may not go below it.
 constexpr int kStripsOwnMin = 8;
 
-// The most own work-groups the strips take where one round is crowded (simtAsyncStripsInGemm): the
-// count measured there (1409^3, 1665^3-1668^3, 1793^3-1796^3 on the H100, session 12). More make
-// the line longer, toward the crowding that rule avoids, and were not timed; STRIPS_OWN_MAX (256
-// since session 45) was measured over several rounds only.
-constexpr int kCrowdedStripsOwnMax = 64;
+// The strips' own work-groups at most until session 45 (STRIPS_OWN_MAX's default then), the count
+// two rules were measured with and not timed above: a crowded round (simtAsyncStripsInGemm; 1409^3,
+// 1665^3-1668^3, 1793^3-1796^3 on the H100, session 12), where more make the line longer, toward
+// the crowding that rule avoids, takes at most this many; and the occupancy hold (sessions 28-29)
+// stays where they are still this many on its fewer places (OccupancyHold::strips_own_kept).
+// STRIPS_OWN_MAX (256 since session 45) was measured over several rounds only.
+constexpr int kStripsOwnTimedCap = 64;
 
 // simt-async's edge strips in the GEMM's launch (FUSE_STRIPS) rather than a launch after it
 // (2049^3 on the H100: the GEMM 0.375 ms, the strips 0.026 after it; docs/performance.md). A
@@ -317,7 +319,7 @@ constexpr int kCrowdedStripsOwnMax = 64;
 //    against 0.17; 1665^3-1668^3 and 1793^3-1796^3 (338 or 392 tiles, 209-225 groups): 0.32-0.34
 //    against 0.25-0.28; but 1283^3, 1345^3, 1537^3 and 1601^3, within that bound, 3-10% faster
 //    than the launch after (session 12). There, as over several rounds below, but at most 64
-//    (kCrowdedStripsOwnMax).
+//    (kStripsOwnTimedCap).
 //  - Over several rounds, own work-groups on the places the last round leaves idle (at least 8,
 //    at most STRIPS_OWN_MAX, by default 256; see the end of this item), where each one's
 //    chain (its groups x ceil(K / slices / 16) trips, weighted 1 + 0.135 (depth - 1)) is at
@@ -358,9 +360,8 @@ std::optional<int> simtAsyncStripsInGemm(const ResolvedDefines& d, const EdgeStr
   if (one_round && !crowded) return int(groups);
   const long long rest = slots > 0 ? gemm_groups % slots : 0;
   const long long idle = rest > 0 ? slots - rest : 0;
-  const long long cap = crowded
-                            ? std::min<long long>(d.param("STRIPS_OWN_MAX"), kCrowdedStripsOwnMax)
-                            : d.param("STRIPS_OWN_MAX");
+  const long long cap = crowded ? std::min<long long>(d.param("STRIPS_OWN_MAX"), kStripsOwnTimedCap)
+                                : d.param("STRIPS_OWN_MAX");
   const long long own = std::min(std::clamp(idle, (long long)kStripsOwnMin, cap), groups);
   const int depth = std::min(8, strips.depth(m, n));
   const double chain = double(ceilDiv(groups, own) * ceilDiv(ceilDiv(k, threads / 16), 16)) *
@@ -555,7 +556,7 @@ Variant simtAsync() {
                     [](const ResolvedDefines& d, std::size_t element_bytes) {
                       return std::size_t(2 * d.param("STAGES") * d.param("BK")) * element_bytes;
                     },
-                    simtAsyncPlainProblem};
+                    simtAsyncPlainProblem, kStripsOwnTimedCap};
   v.problem_defines = [](const ResolvedDefines& d, const RowMajorGemm& g) {
     const auto pad = simtAsyncPadding(d, g.m, g.n, g.k);
     const bool edge = !pad && !isTileMultiple(d, g.m, g.n, g.k);

@@ -9,6 +9,7 @@
 #include <array>
 #include <cstddef>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -164,6 +165,10 @@ struct OccupancyHold {
   // The plain build's problem for `problem`: a packed one of tile multiples, A stored as
   // problem's is (transposed or not), so that the plain build reads A in the same form.
   std::function<RowMajorGemm(const ResolvedDefines&, const RowMajorGemm& problem)> plain_problem;
+  // Where the edge strips' own work-groups (Variant::strips_in_gemm), asked again for the hold's
+  // fewer places, are fewer than before, the hold stays only if they are still at least this many
+  // (by default none: any fewer drop it).
+  int strips_own_kept = std::numeric_limits<int>::max();
 };
 
 struct Variant {

@@ -11,11 +11,6 @@
 namespace clgemm {
 namespace {
 
-// The strips' own work-groups that the occupancy hold may leave them with, where asked again for
-// its fewer places it gives fewer than before (holdPlainOccupancy): the count the hold was
-// measured with (64, simt-async's cap on them until session 45).
-constexpr int kHeldStripsOwnKept = 64;
-
 // The kernel `entry` of a built program; a kernels file without it is a usage error.
 cl::Kernel kernelNamed(const BuiltProgram& built, const Variant& variant, const std::string& entry,
                        const std::string& origin) {
@@ -317,11 +312,11 @@ void KernelPlan::holdPlainOccupancy(const Variant& variant, const ResolvedDefine
     // Fewer of them make each one's chain longer, and first in the line they hold places that the
     // tiles' rounds need: at 2499^3 (780 tiles, two rounds either way) 64 became 12 and the launch
     // took 0.877 ms against 0.705 (2497^3 +5%), as if the 12 tiles that had no place in the first
-    // round waited for chains longer than a round. Fewer, but still kHeldStripsOwnKept or more,
+    // round waited for chains longer than a round. Fewer, but still hold->strips_own_kept or more,
     // keep the hold: at 2305^3 on the H100 (648 tiles of 64 x 128) the hold with 64 of them ran
     // 2% faster than no hold with 256 (session 45, docs/performance.md), where the hold's places
     // leave 144 idle.
-    if (*own < std::min<int>(*strips_in_gemm_, kHeldStripsOwnKept)) return;
+    if (*own < std::min(*strips_in_gemm_, hold->strips_own_kept)) return;
   }
   checkBuiltKernel(info_, variant, gemm_.shape, figures);
   if (own && *own != *strips_in_gemm_) {
