@@ -1501,6 +1501,9 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 #ifndef ALIGN_B_FROM
 #define ALIGN_B_FROM 2200  // ... below it: B copied into 128-byte lines from this size up (host)
 #endif
+#ifndef PAD_PEELED_FROM
+#define PAD_PEELED_FROM 2500  // ... padded from here up where the strips take C's edges (host)
+#endif
 #ifndef EDGE
 #define EDGE 0  // M, N, K not multiples of BM, BN, BK (set by the host)
 #endif
@@ -2270,6 +2273,7 @@ __kernel __attribute__((reqd_work_group_size(ES_LINES, ES_SLICES, 1))) void gemm
 #undef B_LD
 #undef SA_LDB
 #undef ALIGN_B_FROM
+#undef PAD_PEELED_FROM
 #undef SA_PTX
 #endif
 

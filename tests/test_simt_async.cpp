@@ -853,6 +853,42 @@ TEST(SimtAsyncCInPlace, PaddedProblemsWhoseEdgesTheStripsTakeWriteTheCallersC) {
   EXPECT_EQ(cInPlaceLd({}, 2049, 2049, 2049), std::nullopt);
 }
 
+// Below PAD_FROM_UNALIGNED, where N is not a multiple of 4, padded from PAD_PEELED_FROM (the
+// harmonic mean of M, N and K) up only where the strips take every padded edge of M and N: C then
+// stays in the caller's lines. Elsewhere the edges path, as before.
+TEST(SimtAsyncPadsToPeel, PaddedBelowPadFromUnalignedOnlyWhereTheStripsTakeEveryEdge) {
+  const auto& v = registryVariant("simt-async");
+  const auto padded = [&](const std::vector<std::string>& args, int m, int n, int k) {
+    const auto sizes = v.padding(clgemm_test::definesOf(v, args), m, n, k);
+    return sizes ? std::optional<std::array<int, 3>>{{sizes->m, sizes->n, sizes->k}} : std::nullopt;
+  };
+  const std::vector<std::string> from_1600 = {"PAD_PEELED_FROM=1600"};
+  // From 1600: 1665^3 (one row and one column past 13 x 13 blocks) to 1792 x 1792 x 1680, C in
+  // place; one dimension a multiple of the blocks (1920 x 1921) too.
+  EXPECT_EQ(padded(from_1600, 1665, 1665, 1665), (std::array<int, 3>{1792, 1792, 1680}));
+  EXPECT_EQ(cInPlaceLd(from_1600, 1665, 1665, 1665), "1665");
+  EXPECT_EQ(cInPlaceLd(from_1600, 1920, 1921, 1920), "1921");
+  EXPECT_EQ(cInPlaceLd(from_1600, 1928, 1921, 1920), "1921");
+  // Not below it (1537^3), nor where an edge is deeper than PEEL_MAX (1930: 10 columns) or the
+  // strips are off (PEEL_MAX 0), nor where N is a multiple of 4 (1921 x 1924: PAD_FROM's rule).
+  EXPECT_EQ(padded(from_1600, 1537, 1537, 1537), std::nullopt);
+  EXPECT_EQ(padded(from_1600, 1921, 1930, 1921), std::nullopt);
+  EXPECT_EQ(padded(from_1600, 1930, 1921, 1921), std::nullopt);
+  EXPECT_EQ(padded({"PAD_PEELED_FROM=1600", "PEEL_MAX=0"}, 1921, 1921, 1921), std::nullopt);
+  EXPECT_EQ(padded(from_1600, 1921, 1924, 1921), std::nullopt);
+  // From PAD_FROM_UNALIGNED (2500) padded whatever the edges, as before; by default (2500) this
+  // rule pads nothing below it.
+  EXPECT_EQ(padded({"PAD_PEELED_FROM=3000"}, 2817, 2830, 2817),
+            (std::array<int, 3>{2944, 2944, 2832}));
+  EXPECT_EQ(padded({}, 1665, 1665, 1665), std::nullopt);
+  EXPECT_EQ(padded({}, 2049, 2049, 2049), std::nullopt);
+  // A negative size is refused with the other rules'.
+  const auto why =
+      clgemm::constraintViolations(v, clgemm_test::definesOf(v, {"PAD_PEELED_FROM=-1"}));
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("PAD_PEELED_FROM"), std::string::npos) << *why;
+}
+
 // Where N is not a multiple of 4 on the kernel's edges path, from ALIGN_B_FROM (the harmonic mean
 // of M, N and K) up, B is copied into lines of a multiple of 32 floats (Variant::b_lines) and the
 // kernel reads that copy by 16-byte copies: the width, and the problem defines B_LD and VEC_N that
@@ -1262,8 +1298,13 @@ TEST_F(SimtAsyncPlan, SplitSlotsSplitTheLastRoundAlongKAndEachLaunchLeavesTheCou
                                              "SK_PARTS=" + std::to_string(c.parts)};
         if (apart) expected.push_back("SK_APART=1");
         EXPECT_EQ(split_defines, expected);
+        const std::string split = "split=" + std::to_string(c.whole) + "+" +
+                                  std::to_string(split_tiles) + "x" + std::to_string(c.parts) +
+                                  (apart ? ",apart" : "");
+        EXPECT_NE(plan.summary().find(split), std::string::npos) << plan.summary();
       } else {
         EXPECT_EQ(split_defines, std::vector<std::string>{});
+        EXPECT_EQ(plan.summary().find("split="), std::string::npos) << plan.summary();
       }
 
       const Operands o = operands(rm, rng);
@@ -1407,6 +1448,17 @@ class SimtAsyncStripPlan : public SimtAsyncPlan {
                                        [](const auto& d) { return d.name == "C_LD"; });
         EXPECT_EQ(c_ld != derived.end(), c.c_in_place);
         if (c_ld != derived.end()) EXPECT_EQ(c_ld->value, std::to_string(rm.c.ld));
+        // The report's plan field says the same: the strips' groups and where they run, or the
+        // edges moved back; C in place or copied where padded.
+        const std::string summary = plan.summary();
+        const std::string strips = count == 0 ? "edges=moved-back"
+                                              : "strips=" + std::to_string(count) +
+                                                    (!in_gemm    ? "@after"
+                                                     : c.own > 0 ? "@own:" + std::to_string(c.own)
+                                                                 : "@shares");
+        EXPECT_NE(summary.find(strips), std::string::npos) << summary;
+        if (c.c_in_place) EXPECT_NE(summary.find("c=in-place"), std::string::npos) << summary;
+        if (c.c_copied) EXPECT_NE(summary.find("c=copied"), std::string::npos) << summary;
         EXPECT_EQ(std::count_if(derived.begin(), derived.end(),
                                 [](const auto& d) {
                                   return d.name == "STRIPS_IN_GEMM" && d.value == "1" &&
@@ -1571,6 +1623,11 @@ TEST_F(SimtAsyncStripPlan, EdgeBlocksMoveBackWhereTheirTilesFillTheirRound) {
         false, 17},
        {"NN 9 places, MOVE_BACK_FILL 101", 129, 130, 45, nn,
         with({"PEEL_MAX=8", "SPLIT_SLOTS=9", "MOVE_BACK_FILL=101"}), 128, 128, 4, 2, false, 17},
+       // Padded because the strips take its edges (PAD_PEELED_FROM): kept peeled on 9 places, C
+       // in place.
+       {"NN padded to peel, 9 places", 129, 130, 45, nn,
+        with({"PEEL_MAX=8", "PAD_PEELED_FROM=0", "SPLIT_SLOTS=9"}), 128, 128, 4, 3, false, 17,
+        false, 0, true},
        // Edges of 4 and 5 on 3 places: the 4 peeled tiles take two rounds, the 9 moved back three.
        {"NN 3 places, edges of 4 and 5", 132, 133, 45, nn, with({"PEEL_MAX=8", "SPLIT_SLOTS=3"}),
         132, 133, 9, 1, false, -1},
@@ -1627,6 +1684,13 @@ TEST(SimtAsyncEdgesMovedBack, WhereTheTilesMovedBackFillOneRoundOrDeepEdgesSever
   EXPECT_TRUE(moved({"SPLIT_SLOTS=256"}, 1921, 1921, 0));
   EXPECT_FALSE(moved({"SPLIT_SLOTS=300"}, 1921, 1921, 264));
   EXPECT_FALSE(moved({"MOVE_BACK_FILL=101"}, 1921, 1921, 264));
+  // A problem padded because its edges are peeled (PAD_PEELED_FROM) stays peeled: 1921^3, 1665^3.
+  // N a multiple of 4 (1921 x 1924) is not padded so, and from PAD_FROM_UNALIGNED (3457 x 3461)
+  // the rule above decides, as before.
+  EXPECT_FALSE(moved({"PAD_PEELED_FROM=0"}, 1921, 1921, 264));
+  EXPECT_FALSE(moved({"PAD_PEELED_FROM=0", "BM=64", "BN=128"}, 1665, 1665, 396));
+  EXPECT_TRUE(moved({"PAD_PEELED_FROM=0"}, 1921, 1924, 264));
+  EXPECT_TRUE(moved({"PAD_PEELED_FROM=0"}, 3457, 3461, 264));
 }
 
 // FUSE_STRIPS: the strips in the GEMM's launch where its threads are a multiple of 16 (a group x

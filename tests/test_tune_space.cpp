@@ -152,9 +152,9 @@ std::size_t indexOf(const clgemm::Variant& v, const std::string& name) {
 TEST(TuneSpace, SizeRulesAreHeldAtTheRunsValueAndLeftOutOfTheEntryAtTheirDefault) {
   const auto& v = registryVariant("simt-async");
   const std::vector<std::string> rules = {
-      "AT_FROM",         "PAD_FROM",         "PAD_FROM_UNALIGNED", "ALIGN_B_FROM",
-      "SPLIT_SLOTS",     "SPLIT_APART",      "PEEL_MAX",           "MOVE_BACK_FILL",
-      "MOVE_BACK_DEPTH", "MOVE_BACK_ROUNDS", "FUSE_STRIPS",        "STRIPS_OWN_MAX"};
+      "AT_FROM",          "PAD_FROM",    "PAD_FROM_UNALIGNED", "ALIGN_B_FROM",   "PAD_PEELED_FROM",
+      "SPLIT_SLOTS",      "SPLIT_APART", "PEEL_MAX",           "MOVE_BACK_FILL", "MOVE_BACK_DEPTH",
+      "MOVE_BACK_ROUNDS", "FUSE_STRIPS", "STRIPS_OWN_MAX"};
   std::uint64_t tile_combinations = 1;
   for (const auto& p : v.params) {
     const bool rule = std::find(rules.begin(), rules.end(), p.name) != rules.end();

@@ -347,6 +347,27 @@ TEST(Formats, HelperTimeIsAPartOfTheMedian) {
   EXPECT_EQ(plain.out.find("helpers ms"), std::string::npos) << plain.out;
 }
 
+// Each OpenCL kernel's row says what its plan decided (the `plan` field, the CSV's last column):
+// the GEMM's work-groups (tiled's 16 x 16 blocks: 7 x 7 at 100^3), and B's copy where B is stored
+// transposed (tiled reads it packed). Host rows have none.
+TEST(Formats, PlanSaysWhatTheKernelsPlanDecided) {
+  const auto r = runClgemm({"--kernel", "tiled,openblas", "--size", "100", "--trans-b", "t",
+                            "--reps", "1", "--warmup", "0", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json doc = json::parse(r.out);
+  ASSERT_EQ(doc["results"].size(), 2u);
+  EXPECT_EQ(doc["results"][0]["variant"], "tiled");
+  EXPECT_EQ(doc["results"][0]["plan"], "gemm=49 copies=B") << doc["results"][0].dump();
+  EXPECT_EQ(doc["results"][1]["plan"], "") << doc["results"][1].dump();
+  const auto nn = runClgemm(
+      {"--kernel", "tiled", "--size", "64", "--reps", "1", "--warmup", "0", "--format", "csv"});
+  ASSERT_EQ(nn.exit_code, 0) << nn.err;
+  const std::string header = nn.out.substr(0, nn.out.find('\n'));
+  EXPECT_EQ(header.substr(header.rfind(',') + 1), "plan") << header;
+  const std::string row = nn.out.substr(header.size() + 1);
+  EXPECT_EQ(row.substr(row.rfind(',') + 1), "gemm=16\n") << row;
+}
+
 TEST(Output, OutFileHoldsTheReport) {
   clgemm_test::TempDir dir;
   const auto r = runClgemm({"--size", "8", "--reps", "1", "--warmup", "0", "--format", "json",

@@ -207,6 +207,7 @@ ResultRow runAndVerify(Planned& p, const Options& o, const Problem& problem,
   }
   // After the run: some are known only once the library has started (cuBLAS's version).
   for (const auto& d : p.runner->derivedDefines()) row.defines.push_back(d);
+  row.plan = p.runner->plan();
   return row;
 }
 

@@ -15,6 +15,7 @@ constexpr int AT_FROM_DEFAULT = 3000;                // see simtAsyncReadsATrans
 constexpr int SA_PAD_FROM_DEFAULT = 4000;            // see simtAsyncPadding
 constexpr int SA_PAD_FROM_UNALIGNED_DEFAULT = 2500;  // see simtAsyncPadding
 constexpr int SA_ALIGN_B_FROM_DEFAULT = 2200;        // see simtAsyncAlignedBLines
+constexpr int SA_PAD_PEELED_FROM_DEFAULT = 2500;     // see simtAsyncPadsToPeel
 
 // best's launch, and simt-async's: a BM x BN block of C per work-group, TM x TN per work-item.
 LaunchShape threadTileShape(const ResolvedDefines& d, int m, int n) {
@@ -121,10 +122,35 @@ Variant best() {
   return v;
 }
 
+// The rows past the last whole block of a dimension of C (`size` long, blocks of `block`) that
+// simt-async's strips take (simtAsyncEdgeStrips): up to PEEL_MAX, where the dimension holds more
+// than a block; 0 where none (no such rows, more of them, or a dimension smaller than a block).
+int peeledEdge(const ResolvedDefines& d, int size, int block) {
+  const int rest = size % block;
+  return size > block && rest > 0 && rest <= d.param("PEEL_MAX") ? rest : 0;
+}
+
+// Whether simt-async pads a problem below PAD_FROM_UNALIGNED (N not a multiple of 4) from
+// PAD_PEELED_FROM (the harmonic mean of M, N and K) up, because the padded problem's every edge of
+// M and N goes to the strips: C then stays in the caller's lines (simtAsyncWritesCInPlace), the
+// copies are A's and B's alone, and they replace the edges path's four-byte copies of B (or B's
+// aligned copy) with 16-byte copies of B and of A^T. Such a problem keeps its strips where the
+// fill rule would move its edges back (simtAsyncEdgesMovedBack): that would pad a block row or
+// column outside C and send C through copies. (A C at an offset goes through them anyway, as any
+// padded C does: the kernel takes no offset.)
+bool simtAsyncPadsToPeel(const ResolvedDefines& d, int m, int n, int k) {
+  if (n % 4 == 0 || !harmonicMeanAtLeast(m, n, k, d.param("PAD_PEELED_FROM")) ||
+      harmonicMeanAtLeast(m, n, k, d.param("PAD_FROM_UNALIGNED")))
+    return false;
+  const int bm = d.param("BM"), bn = d.param("BN");
+  return (m % bm == 0 || peeledEdge(d, m, bm) > 0) && (n % bn == 0 || peeledEdge(d, n, bn) > 0);
+}
+
 // simt-async's padding copies for sizes that are not tile multiples: from PAD_FROM (the harmonic
 // mean of M, N and K) up, where A^T's 16-byte copies they allow win, or from PAD_FROM_UNALIGNED
 // where B's lines do not start on 16 bytes (N not a multiple of 4: the edges copy B four bytes at
-// a time, which needs every work-item at one column, threads a multiple of BN); and for problems
+// a time, which needs every work-item at one column, threads a multiple of BN), and below it from
+// PAD_PEELED_FROM where the strips take every padded edge (simtAsyncPadsToPeel); and for problems
 // smaller than a block. Otherwise the kernel's edges (EDGE), which save the copies' launches and
 // bytes: 1.4-1.6x at 1000^3 and 1023^3 on the H100 (docs/performance.md).
 std::optional<PaddedSizes> simtAsyncPadding(const ResolvedDefines& d, int m, int n, int k) {
@@ -133,7 +159,8 @@ std::optional<PaddedSizes> simtAsyncPadding(const ResolvedDefines& d, int m, int
   const bool edges =
       m >= d.param("BM") && n >= d.param("BN") &&
       (aligned || threadTileItems(d) % d.param("BN") == 0) &&
-      !harmonicMeanAtLeast(m, n, k, d.param(aligned ? "PAD_FROM" : "PAD_FROM_UNALIGNED"));
+      !harmonicMeanAtLeast(m, n, k, d.param(aligned ? "PAD_FROM" : "PAD_FROM_UNALIGNED")) &&
+      !simtAsyncPadsToPeel(d, m, n, k);
   if (edges) return std::nullopt;
   return exactTilesOrPadded(d, m, n, k);
 }
@@ -231,12 +258,9 @@ std::optional<WaveSplit> simtAsyncWaveSplit(const ResolvedDefines& d, const RowM
 // made). A dimension smaller than a block keeps its (padded) block.
 std::optional<EdgeStrips> simtAsyncEdgeStrips(const ResolvedDefines& d, const RowMajorGemm& g) {
   if (isTileMultiple(d, g.m, g.n, g.k)) return std::nullopt;
-  const int peel = d.param("PEEL_MAX"), bm = d.param("BM"), bn = d.param("BN");
-  const int rows = g.m % bm, cols = g.n % bn;
-  const bool peel_rows = g.m > bm && rows > 0 && rows <= peel;
-  const bool peel_cols = g.n > bn && cols > 0 && cols <= peel;
-  if (!peel_rows && !peel_cols) return std::nullopt;
-  return EdgeStrips{peel_rows ? g.m - rows : g.m, peel_cols ? g.n - cols : g.n};
+  const int rows = peeledEdge(d, g.m, d.param("BM")), cols = peeledEdge(d, g.n, d.param("BN"));
+  if (rows == 0 && cols == 0) return std::nullopt;
+  return EdgeStrips{g.m - rows, g.n - cols};
 }
 
 // Whether simt-async's edge blocks run better moved back inside C (or padded) than peeled into
@@ -260,10 +284,11 @@ std::optional<EdgeStrips> simtAsyncEdgeStrips(const ResolvedDefines& d, const Ro
 //    1 or 2 (3201^3, 3457^3, 3458^3) +0.5 to +2.3%, but 3073^3 -2.1%. At 2820^3-2824^3 PEEL_MAX=0
 //    also took the 64 x 128 entry (entry_fill.cpp counts its tiles moved back), -0.9 to -6.6%;
 //    this rule, asked after that choice, moves back the 128 x 128 entry's tiles there (not timed).
+// Never for a problem padded because its edges are peeled (simtAsyncPadsToPeel).
 bool simtAsyncEdgesMovedBack(const ResolvedDefines& d, const RowMajorGemm& g, long long places) {
   if (d.param("SPLIT_SLOTS") > 1) places = d.param("SPLIT_SLOTS");
   const auto strips = simtAsyncEdgeStrips(d, g);
-  if (places <= 0 || !strips) return false;
+  if (places <= 0 || !strips || simtAsyncPadsToPeel(d, g.m, g.n, g.k)) return false;
   const long long bm = d.param("BM"), bn = d.param("BN");
   const long long moved = ceilDiv(g.m, bm) * ceilDiv(g.n, bn);
   if (moved <= places) return 100 * moved >= d.param("MOVE_BACK_FILL") * places;
@@ -438,6 +463,13 @@ Variant simtAsync() {
         "edge handling reads it by 16-byte copies (0: always)",
         {0, SA_ALIGN_B_FROM_DEFAULT},
         true},
+       {"PAD_PEELED_FROM",
+        SA_PAD_PEELED_FROM_DEFAULT,
+        "below PAD_FROM_UNALIGNED, where N is not a multiple of 4: padding copies from this size "
+        "up, the harmonic mean of M, N and K, where the strips take every padded edge of M and N "
+        "(PEEL_MAX), so that C stays in the caller's lines; those edges then stay peeled",
+        {0, SA_PAD_PEELED_FROM_DEFAULT},
+        true},
        {"SPLIT_SLOTS",
         0,
         "work-groups the device runs at once, for splitting the last round's tiles along K where "
@@ -506,7 +538,7 @@ Variant simtAsync() {
     requireAtLeast(errors, d, {"BM", "BN", "BK", "TM", "TN", "GROUP_M"}, 1);
     requireAtLeast(errors, d,
                    {"PADA", "PADB", "AT_FROM", "MIN_WG_PER_CU", "PAD_FROM", "PAD_FROM_UNALIGNED",
-                    "ALIGN_B_FROM", "SPLIT_APART", "PEEL_MAX", "FUSE_STRIPS"},
+                    "ALIGN_B_FROM", "PAD_PEELED_FROM", "SPLIT_APART", "PEEL_MAX", "FUSE_STRIPS"},
                    0);
     requireAtLeast(errors, d, {"STRIPS_OWN_MAX"}, kStripsOwnMin);
     if (!errors.empty()) return errors;

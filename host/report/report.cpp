@@ -366,6 +366,8 @@ void writeCsv(std::ostream& out, const RunInfo& run, const std::vector<ResultRow
        }},
       {"status", [](const ResultRow& r) { return r.status; }},
       {"message", [](const ResultRow& r) { return r.message; }},
+      // Last, so that the columns before it keep their places for older scripts.
+      {"plan", [](const ResultRow& r) { return r.plan; }},
   };
   std::string head;
   for (const auto& column : columns) head += (head.empty() ? "" : ",") + std::string(column.first);
@@ -447,6 +449,7 @@ void writeJson(std::ostream& out, const RunInfo& run, const std::vector<ResultRo
          {"beta", run.beta},
          {"defines", defines},
          {"define_sources", sources},
+         {"plan", r.plan},
          {"params_file", r.params_file},
          {"params_match", r.params_match},
          {"warmup", run.warmup},

@@ -25,6 +25,7 @@ struct ResultRow {
   std::string device;          // where it ran: the OpenCL device or the host CPU
   std::optional<int> threads;  // host threads, for CPU paths and OpenBLAS
   std::vector<ResolvedDefine> defines;
+  std::string plan;          // what the kernel's plan decided (KernelPlan::summary); "" for none
   std::string params_file;   // the tuned entry (user's store or data/params) defines came from
   std::string params_match;  // why that entry serves this device: "same architecture sm_90", ...
   std::optional<double> ms_median, ms_min, gflops, err_ratio;

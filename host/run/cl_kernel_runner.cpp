@@ -48,6 +48,7 @@ class ClKernelRunner : public ClGemmRunner {
 
   std::string deviceName() const override { return session_.info().name; }
   std::vector<ResolvedDefine> derivedDefines() const override { return plan_.derived(); }
+  std::string plan() const override { return plan_.summary(); }
   std::optional<KernelFigures> figures() const override { return plan_.figures(); }
 
  private:

@@ -1,6 +1,7 @@
 #include "run/kernel_plan.hpp"
 
 #include <algorithm>
+#include <sstream>
 #include <utility>
 
 #include "cuda/tensor_map.hpp"
@@ -169,6 +170,7 @@ void KernelPlan::moveEdgesBack(const Variant& variant, const ResolvedDefines& de
   checkBuiltKernel(info_, variant, shape, build.figures);
   strips_.reset();
   strip_.reset();
+  edges_moved_back_ = true;
   // A padded GEMM writes C in its lines only where the strips took the padded rows and columns.
   c_in_place_ = padded_ && variant.c_in_place && variant.c_in_place(whole, rm_);
   chooseCopies();
@@ -778,6 +780,44 @@ std::vector<Launch> KernelPlan::bind(const PlanOperands& o, double alpha, double
   if (strip_) launches.push_back(*strip_);
   if (allocated(c_copy_)) launches.push_back(copies_[kCOut]);
   return launches;
+}
+
+// What the plan decided, for the report's `plan` field: two runs (or two sizes) whose times differ
+// can then be told apart by their plans, not only by their defines, which say that a split or
+// strips were taken but not into how many parts, on how many places, or how many work-groups the
+// strips own.
+std::string KernelPlan::summary() const {
+  std::ostringstream s;
+  s << "gemm=" << gemmGroups();
+  if (const long long p = places(); p > 0) s << " places=" << p;
+  if (padded_) {
+    s << " padded=" << padded_->m << "x" << padded_->n << "x" << padded_->k
+      << (c_in_place_ ? " c=in-place" : " c=copied");
+  }
+  std::string copies;
+  const auto add = [&](const char* name, bool made) {
+    if (made) copies += (copies.empty() ? "" : ",") + std::string(name);
+  };
+  add(a_k_major_ ? "A^T" : "A", copy_needed_[kAIn]);
+  add("B", copy_needed_[kBIn]);
+  if (copy_pair_ && copies.find(',') != std::string::npos) copies.replace(copies.find(','), 1, "+");
+  if (!copies.empty()) s << " copies=" << copies;
+  if (b_lines_ > 0) s << " b_lines=" << b_lines_;
+  if (split_) {
+    s << " split=" << split_->whole << "+" << split_->split_tiles << "x" << split_->parts;
+    if (whole_) s << ",apart";
+  }
+  if (edges_moved_back_) s << " edges=moved-back";
+  if (strips_) {
+    s << " strips=" << strips_->groups(rm_.m, rm_.n);
+    if (!strips_in_gemm_)
+      s << "@after";
+    else if (*strips_in_gemm_ > 0)
+      s << "@own:" << *strips_in_gemm_;
+    else
+      s << "@shares";
+  }
+  return s.str();
 }
 
 }  // namespace clgemm

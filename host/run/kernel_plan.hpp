@@ -70,6 +70,9 @@ class KernelPlan {
 
   const KernelFigures& figures() const { return figures_; }
   const std::vector<ResolvedDefine>& derived() const { return derived_; }
+  // What the plan decided, as space-separated key=value words: the
+  // GEMM's work-groups and the device's places, padding, copies, the split, the edges.
+  std::string summary() const;
 
  private:
   // The copies (copy_matrix): A and B into packed (and padded) scratch matrices, C in (where beta
@@ -170,6 +173,7 @@ class KernelPlan {
   // Or the strips in the GEMM's own launch (Variant::strips_in_gemm): work-groups of their own
   // last in its line (> 0), or a share in every work-group (0).
   std::optional<int> strips_in_gemm_;
+  bool edges_moved_back_ = false;  // edge strips given up for blocks moved back (moveEdgesBack)
   std::string gemm_options_;  // the GEMM's build options, with the split's and the strips' defines
   // Copies: the padded problem, which copies are made, their launches.
   std::optional<PaddedSizes> padded_;

@@ -35,6 +35,8 @@ class VariantRunner {
   virtual std::optional<int> threads() const { return std::nullopt; }
   // Defines derived from the problem rather than given (source "problem"), for the report.
   virtual std::vector<ResolvedDefine> derivedDefines() const { return {}; }
+  // What its plan decided for the problem (KernelPlan::summary; OpenCL kernels only).
+  virtual std::string plan() const { return ""; }
   // Something the reader should know about this row's result (shown with the row).
   virtual std::string note() const { return ""; }
   // What the built kernel costs on its device (OpenCL kernels only).
