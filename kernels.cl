@@ -1502,7 +1502,7 @@ __kernel void peak_read(__global const float4* restrict in, __global float* rest
 #define ALIGN_B_FROM 2200  // ... below it: B copied into 128-byte lines from this size up (host)
 #endif
 #ifndef PAD_PEELED_FROM
-#define PAD_PEELED_FROM 2500  // ... padded from here up where the strips take C's edges (host)
+#define PAD_PEELED_FROM 1400  // ... padded from here up where the strips take C's edges (host)
 #endif
 #ifndef EDGE
 #define EDGE 0  // M, N, K not multiples of BM, BN, BK (set by the host)

@@ -848,9 +848,12 @@ TEST(SimtAsyncCInPlace, PaddedProblemsWhoseEdgesTheStripsTakeWriteTheCallersC) {
   EXPECT_EQ(cInPlaceLd({"PAD_FROM=0"}, 50, 300, 300), std::nullopt);
   // C at an offset into its buffer (the library's), which the kernel takes none of.
   EXPECT_EQ(cInPlaceLd({}, 8193, 8193, 8193, 0, 4), std::nullopt);
-  // Not padded: tile multiples, or the kernel's edges (below PAD_FROM_UNALIGNED).
+  // Padded to peel (from PAD_PEELED_FROM, 1400, N not a multiple of 4): 2049^3.
+  EXPECT_EQ(cInPlaceLd({}, 2049, 2049, 2049), "2049");
+  // Not padded: tile multiples, or the kernel's edges (below PAD_PEELED_FROM, or with it off).
   EXPECT_EQ(cInPlaceLd({}, 8192, 8192, 8192), std::nullopt);
-  EXPECT_EQ(cInPlaceLd({}, 2049, 2049, 2049), std::nullopt);
+  EXPECT_EQ(cInPlaceLd({}, 1281, 1281, 1281), std::nullopt);
+  EXPECT_EQ(cInPlaceLd({"PAD_PEELED_FROM=2500"}, 2049, 2049, 2049), std::nullopt);
 }
 
 // Below PAD_FROM_UNALIGNED, where N is not a multiple of 4, padded from PAD_PEELED_FROM (the
@@ -876,12 +879,26 @@ TEST(SimtAsyncPadsToPeel, PaddedBelowPadFromUnalignedOnlyWhereTheStripsTakeEvery
   EXPECT_EQ(padded(from_1600, 1930, 1921, 1921), std::nullopt);
   EXPECT_EQ(padded({"PAD_PEELED_FROM=1600", "PEEL_MAX=0"}, 1921, 1921, 1921), std::nullopt);
   EXPECT_EQ(padded(from_1600, 1921, 1924, 1921), std::nullopt);
-  // From PAD_FROM_UNALIGNED (2500) padded whatever the edges, as before; by default (2500) this
-  // rule pads nothing below it.
+  // From PAD_FROM_UNALIGNED (2500) padded whatever the edges, as before. By default (1400):
+  // 1665^3 and 2049^3, not 1281^3; at PAD_FROM_UNALIGNED's size, nothing below it.
   EXPECT_EQ(padded({"PAD_PEELED_FROM=3000"}, 2817, 2830, 2817),
             (std::array<int, 3>{2944, 2944, 2832}));
-  EXPECT_EQ(padded({}, 1665, 1665, 1665), std::nullopt);
-  EXPECT_EQ(padded({}, 2049, 2049, 2049), std::nullopt);
+  EXPECT_EQ(padded({}, 1665, 1665, 1665), (std::array<int, 3>{1792, 1792, 1680}));
+  EXPECT_EQ(padded({}, 2049, 2049, 2049), (std::array<int, 3>{2176, 2176, 2064}));
+  EXPECT_EQ(padded({}, 1281, 1281, 1281), std::nullopt);
+  EXPECT_EQ(padded({"PAD_PEELED_FROM=2500"}, 1665, 1665, 1665), std::nullopt);
+  // The plan is made without that padding first (Variant::padding_unless_split): these defines,
+  // PAD_PEELED_FROM at PAD_FROM_UNALIGNED's size, under which nothing is padded to peel; none
+  // where the rule does not pad.
+  ASSERT_TRUE(v.padding_unless_split);
+  const auto d = clgemm_test::definesOf(v, {});
+  const auto without = v.padding_unless_split(d, rowMajorOf(1665, 1665, 1665, {}));
+  ASSERT_TRUE(without.has_value());
+  EXPECT_EQ(without->param("PAD_PEELED_FROM"), 2500);
+  EXPECT_EQ(v.padding(*without, 1665, 1665, 1665), std::nullopt);
+  EXPECT_EQ(v.padding_unless_split(*without, rowMajorOf(1665, 1665, 1665, {})), std::nullopt);
+  EXPECT_EQ(v.padding_unless_split(d, rowMajorOf(1281, 1281, 1281, {})), std::nullopt);
+  EXPECT_EQ(v.padding_unless_split(d, rowMajorOf(2817, 2817, 2817, {})), std::nullopt);
   // A negative size is refused with the other rules'.
   const auto why =
       clgemm::constraintViolations(v, clgemm_test::definesOf(v, {"PAD_PEELED_FROM=-1"}));
@@ -1448,15 +1465,18 @@ class SimtAsyncStripPlan : public SimtAsyncPlan {
                                        [](const auto& d) { return d.name == "C_LD"; });
         EXPECT_EQ(c_ld != derived.end(), c.c_in_place);
         if (c_ld != derived.end()) EXPECT_EQ(c_ld->value, std::to_string(rm.c.ld));
-        // The report's plan field says the same: the strips' groups and where they run, or the
-        // edges moved back; C in place or copied where padded.
+        // The report's plan field says the same: the strips' groups and where they run, or none
+        // (edges moved back, or none thin enough); C in place or copied where padded.
         const std::string summary = plan.summary();
-        const std::string strips = count == 0 ? "edges=moved-back"
-                                              : "strips=" + std::to_string(count) +
-                                                    (!in_gemm    ? "@after"
-                                                     : c.own > 0 ? "@own:" + std::to_string(c.own)
-                                                                 : "@shares");
-        EXPECT_NE(summary.find(strips), std::string::npos) << summary;
+        if (count == 0) {
+          EXPECT_EQ(summary.find("strips="), std::string::npos) << summary;
+        } else {
+          const std::string strips = "strips=" + std::to_string(count) +
+                                     (!in_gemm    ? "@after"
+                                      : c.own > 0 ? "@own:" + std::to_string(c.own)
+                                                  : "@shares");
+          EXPECT_NE(summary.find(strips), std::string::npos) << summary;
+        }
         if (c.c_in_place) EXPECT_NE(summary.find("c=in-place"), std::string::npos) << summary;
         if (c.c_copied) EXPECT_NE(summary.find("c=copied"), std::string::npos) << summary;
         EXPECT_EQ(std::count_if(derived.begin(), derived.end(),
@@ -1554,6 +1574,16 @@ TEST_F(SimtAsyncStripPlan, EdgeStripsBesideASplitOrACopyOfB) {
         128, 64, 2, 3, false, 8, true},
        {"NN N odd, B in aligned lines, split", 129, 131, 101, nn,
         with({"PEEL_MAX=8", "SPLIT_SLOTS=16", "ALIGN_B_FROM=0"}), 128, 128, 12, 3, false, 17},
+       // Padding to peel (PAD_PEELED_FROM) only where the plan without it leaves its last round
+       // unsplit: that one splits here, so it stays (not padded, B's aligned copy) ...
+       {"NN N odd, split: not padded to peel", 129, 131, 101, nn,
+        with({"PEEL_MAX=8", "SPLIT_SLOTS=16", "ALIGN_B_FROM=0", "PAD_PEELED_FROM=0"}), 128, 128, 12,
+        3, false, 17},
+       // ... and here (B four bytes at a time) it does not: padded (A^T and B copied, C in place),
+       // and the padded plan splits.
+       {"NN N = 2 mod 4, padded to peel, split", 129, 130, 101, nn,
+        with({"PEEL_MAX=8", "SPLIT_SLOTS=16", "PAD_PEELED_FROM=0"}), 128, 128, 12, 3, false, 17,
+        true, 0, true},
        // B copied four bytes at a time (N % 4 = 2): no split; 4 tiles in one round on 16 places,
        // 17 work-groups of their own, last in the line.
        {"NN N = 2 mod 4, SPLIT_SLOTS", 129, 130, 101, nn, with({"PEEL_MAX=8", "SPLIT_SLOTS=16"}),
@@ -1633,6 +1663,10 @@ TEST_F(SimtAsyncStripPlan, EdgeBlocksMoveBackWhereTheirTilesFillTheirRound) {
         132, 133, 9, 1, false, -1},
        {"NN padded, 3 places, edges of 4 and 5", 132, 133, 45, nn,
         with({"PEEL_MAX=8", "PAD_FROM_UNALIGNED=0", "SPLIT_SLOTS=3"}), 132, 133, 9, 3, true, -1}});
+  // The report's plan field says so.
+  const std::string summary =
+      plan(rowMajorOf(129, 130, 45, nn), with({"PEEL_MAX=8", "SPLIT_SLOTS=9"})).summary();
+  EXPECT_NE(summary.find("edges=moved-back"), std::string::npos) << summary;
 }
 
 // The rule itself, on the H100's and H200's places (132 SMs): 128 x 128 tiles at two per SM (264),
@@ -1640,7 +1674,12 @@ TEST_F(SimtAsyncStripPlan, EdgeBlocksMoveBackWhereTheirTilesFillTheirRound) {
 TEST(SimtAsyncEdgesMovedBack, WhereTheTilesMovedBackFillOneRoundOrDeepEdgesSeveral) {
   const auto& v = registryVariant("simt-async");
   ASSERT_TRUE(v.edges_moved_back);
-  const auto moved = [&](const std::vector<std::string>& args, int m, int n, long long places) {
+  // On the edges path unless a case names PAD_PEELED_FROM: with it at PAD_FROM_UNALIGNED's size,
+  // as in the plan without padding to peel that KernelPlan makes first (padding_unless_split).
+  const auto moved = [&](std::vector<std::string> args, int m, int n, long long places) {
+    if (std::none_of(args.begin(), args.end(),
+                     [](const std::string& a) { return a.rfind("PAD_PEELED_FROM=", 0) == 0; }))
+      args.push_back("PAD_PEELED_FROM=2500");
     const auto d = clgemm_test::definesOf(v, args);
     const auto rm = rowMajorOf(m, n, m, clgemm::GemmShape{});
     EXPECT_TRUE(v.edge_strips(d, rm).has_value());

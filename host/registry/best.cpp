@@ -15,7 +15,7 @@ constexpr int AT_FROM_DEFAULT = 3000;                // see simtAsyncReadsATrans
 constexpr int SA_PAD_FROM_DEFAULT = 4000;            // see simtAsyncPadding
 constexpr int SA_PAD_FROM_UNALIGNED_DEFAULT = 2500;  // see simtAsyncPadding
 constexpr int SA_ALIGN_B_FROM_DEFAULT = 2200;        // see simtAsyncAlignedBLines
-constexpr int SA_PAD_PEELED_FROM_DEFAULT = 2500;     // see simtAsyncPadsToPeel
+constexpr int SA_PAD_PEELED_FROM_DEFAULT = 1400;     // see simtAsyncPadsToPeel
 
 // best's launch, and simt-async's: a BM x BN block of C per work-group, TM x TN per work-item.
 LaunchShape threadTileShape(const ResolvedDefines& d, int m, int n) {
@@ -137,13 +137,29 @@ int peeledEdge(const ResolvedDefines& d, int size, int block) {
 // aligned copy) with 16-byte copies of B and of A^T. Such a problem keeps its strips where the
 // fill rule would move its edges back (simtAsyncEdgesMovedBack): that would pad a block row or
 // column outside C and send C through copies. (A C at an offset goes through them anyway, as any
-// padded C does: the kernel takes no offset.)
+// padded C does: the kernel takes no offset.) Only where the plan without it leaves its last round
+// unsplit (simtAsyncWithoutPaddingToPeel). From 1400 by default: 1409^3 is the smallest size it
+// was measured to win at (3%, session 46); at 1025^3 the padding copies cost more than 0.90 of
+// 1024^3 leaves (session 44), and 1153^3-1400^3 are not timed.
 bool simtAsyncPadsToPeel(const ResolvedDefines& d, int m, int n, int k) {
   if (n % 4 == 0 || !harmonicMeanAtLeast(m, n, k, d.param("PAD_PEELED_FROM")) ||
       harmonicMeanAtLeast(m, n, k, d.param("PAD_FROM_UNALIGNED")))
     return false;
   const int bm = d.param("BM"), bn = d.param("BN");
   return (m % bm == 0 || peeledEdge(d, m, bm) > 0) && (n % bn == 0 || peeledEdge(d, n, bn) > 0);
+}
+
+// The defines of simt-async's plan without its padding to peel, where simtAsyncPadsToPeel pads
+// (Variant::padding_unless_split): PAD_PEELED_FROM at PAD_FROM_UNALIGNED's size. That padding is
+// taken only where the edges plan leaves its last round unsplit: where it splits, the padded split
+// build ran 4.7% slower at 1281^3 and 6.8% at 2177^3 on the H100 (-0.5% at 1537^3), also held to
+// the edges build's four work-groups per SM; where it does not, 1.6-5.1% faster at 1409^3,
+// 1665^3, 1793^3, 1921^3 (moved back unpadded) and 2305^3, the same at 2049^3 (session 46,
+// docs/performance.md).
+std::optional<ResolvedDefines> simtAsyncWithoutPaddingToPeel(const ResolvedDefines& d,
+                                                             const RowMajorGemm& g) {
+  if (!simtAsyncPadsToPeel(d, g.m, g.n, g.k)) return std::nullopt;
+  return d.withParam("PAD_PEELED_FROM", d.param("PAD_FROM_UNALIGNED"), "problem");
 }
 
 // simt-async's padding copies for sizes that are not tile multiples: from PAD_FROM (the harmonic
@@ -467,7 +483,8 @@ Variant simtAsync() {
         SA_PAD_PEELED_FROM_DEFAULT,
         "below PAD_FROM_UNALIGNED, where N is not a multiple of 4: padding copies from this size "
         "up, the harmonic mean of M, N and K, where the strips take every padded edge of M and N "
-        "(PEEL_MAX), so that C stays in the caller's lines; those edges then stay peeled",
+        "(PEEL_MAX), so that C stays in the caller's lines, and the plan without them leaves its "
+        "last round unsplit; those edges then stay peeled",
         {0, SA_PAD_PEELED_FROM_DEFAULT},
         true},
        {"SPLIT_SLOTS",
@@ -580,6 +597,7 @@ Variant simtAsync() {
   v.wave_split = simtAsyncWaveSplit;
   v.edge_strips = simtAsyncEdgeStrips;
   v.edges_moved_back = simtAsyncEdgesMovedBack;
+  v.padding_unless_split = simtAsyncWithoutPaddingToPeel;
   v.strip_entry = "gemm_edge_strip";
   v.strips_in_gemm = simtAsyncStripsInGemm;
   v.occupancy_hold =

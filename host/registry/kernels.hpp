@@ -301,6 +301,11 @@ struct Variant {
   // then builds again with PEEL_MAX = 0 (a parameter every such variant has), before its split.
   std::function<bool(const ResolvedDefines&, const RowMajorGemm&, long long places)>
       edges_moved_back;
+  // Optional: where `padding` pads a problem only on the condition that the plan without that
+  // padding leaves its last round unsplit (wave_split), the defines of the plan without it. The
+  // plan is made with those first, and kept where it splits (KernelPlan).
+  std::function<std::optional<ResolvedDefines>(const ResolvedDefines&, const RowMajorGemm&)>
+      padding_unless_split;
   // Optional, with edge_strips: whether the GEMM's own launch computes the strips instead of
   // strip_entry's launch after it (nothing: that launch), and how: in `n` work-groups of their
   // own last in its line (n > 0), or a share in every work-group (0). Called with the strips

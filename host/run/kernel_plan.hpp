@@ -69,12 +69,20 @@ class KernelPlan {
                            const ScratchAllocator& scratch);
 
   const KernelFigures& figures() const { return figures_; }
+  // Whether the plan splits its last round along K (Variant::wave_split).
+  bool splitsLastRound() const { return split_.has_value(); }
   const std::vector<ResolvedDefine>& derived() const { return derived_; }
-  // What the plan decided, as space-separated key=value words: the
-  // GEMM's work-groups and the device's places, padding, copies, the split, the edges.
+  // What the plan decided, as space-separated key=value words: the GEMM's work-groups and the
+  // device's places, padding, copies, the split, the edges.
   std::string summary() const;
 
  private:
+  // The plan for the defines the public constructor chose (plannedDefines in kernel_plan.cpp).
+  struct Chosen {};
+  KernelPlan(Chosen, const Variant& variant, const ResolvedDefines& defines,
+             const PlanTarget& target, Precision precision, const RowMajorGemm& rm,
+             const std::string& extra_options, std::ostream* log);
+
   // The copies (copy_matrix): A and B into packed (and padded) scratch matrices, C in (where beta
   // != 0) and C back into its stored lines.
   enum Copy { kAIn, kBIn, kCIn, kCOut };
