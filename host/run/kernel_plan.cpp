@@ -67,10 +67,9 @@ namespace {
 
 // The defines a plan is made with: `defines`, or, where the variant pads this problem only on the
 // condition that the plan without that padding leaves its last round unsplit
-// (Variant::padding_unless_split), that plan's defines where it splits. simt-async's padding to
-// peel: 1.6-5.1% faster at 1409^3-2305^3 where the edges plan is unsplit, 4.7% and 6.8% slower at
-// 1281^3 and 2177^3 where it splits (session 46 on the H100, docs/performance.md). A problem whose
-// plan without the padding is refused keeps it.
+// (Variant::padding_unless_split), that plan's defines where it splits (the variant's rule says
+// why: simt-async's simtAsyncWithoutPaddingToPeel). A problem whose plan without the padding is
+// refused keeps it.
 ResolvedDefines plannedDefines(const Variant& variant, const ResolvedDefines& defines,
                                const PlanTarget& target, Precision precision,
                                const RowMajorGemm& rm, const std::string& extra_options) {
