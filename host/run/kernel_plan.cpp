@@ -824,14 +824,11 @@ std::string KernelPlan::summary() const {
     s << " padded=" << padded_->m << "x" << padded_->n << "x" << padded_->k
       << (c_in_place_ ? " c=in-place" : " c=copied");
   }
-  std::string copies;
-  const auto add = [&](const char* name, bool made) {
-    if (made) copies += (copies.empty() ? "" : ",") + std::string(name);
-  };
-  add(a_k_major_ ? "A^T" : "A", copy_needed_[kAIn]);
-  add("B", copy_needed_[kBIn]);
-  if (copy_pair_ && copies.find(',') != std::string::npos) copies.replace(copies.find(','), 1, "+");
-  if (!copies.empty()) s << " copies=" << copies;
+  // A's and B's copies; "+" where they share one launch (copy_pair_).
+  const bool a = copy_needed_[kAIn], b = copy_needed_[kBIn];
+  if (a || b) s << " copies=";
+  if (a) s << (a_k_major_ ? "A^T" : "A") << (b ? (copy_pair_ ? "+" : ",") : "");
+  if (b) s << "B";
   if (b_lines_ > 0) s << " b_lines=" << b_lines_;
   if (split_) {
     s << " split=" << split_->whole << "+" << split_->split_tiles << "x" << split_->parts;
