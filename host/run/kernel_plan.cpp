@@ -63,35 +63,36 @@ std::string kernelBuildOptions(const Variant& variant, const ResolvedDefines& de
   return options;
 }
 
-namespace {
-
-// The defines a plan is made with: `defines`, or, where the variant pads this problem only on the
-// condition that the plan without that padding leaves its last round unsplit
-// (Variant::padding_unless_split), that plan's defines where it splits (the variant's rule says
-// why: simt-async's simtAsyncWithoutPaddingToPeel). A problem whose plan without the padding is
-// refused keeps it.
-ResolvedDefines plannedDefines(const Variant& variant, const ResolvedDefines& defines,
-                               const PlanTarget& target, Precision precision,
-                               const RowMajorGemm& rm, const std::string& extra_options) {
-  if (!variant.padding_unless_split) return defines;
-  const std::optional<ResolvedDefines> without = variant.padding_unless_split(defines, rm);
-  if (!without) return defines;
-  try {
-    const KernelPlan unpadded(variant, *without, target, precision, rm, extra_options, nullptr);
-    return unpadded.splitsLastRound() ? *without : defines;
-  } catch (const UsageError&) {
-    return defines;
-  }
-}
-
-}  // namespace
-
 KernelPlan::KernelPlan(const Variant& variant, const ResolvedDefines& defines,
                        const PlanTarget& target, Precision precision, const RowMajorGemm& rm,
                        const std::string& extra_options, std::ostream* log)
-    : KernelPlan(Chosen{}, variant,
-                 plannedDefines(variant, defines, target, precision, rm, extra_options), target,
-                 precision, rm, extra_options, log) {}
+    : KernelPlan(planned(variant, defines, target, precision, rm, extra_options, log)) {}
+
+// The plan for `defines`, or, where the variant pads this problem only on the condition that the
+// plan without that padding leaves its last round unsplit (Variant::padding_unless_split), that
+// plan where it splits (the variant's rule says why: simt-async's simtAsyncWithoutPaddingToPeel).
+// A problem whose plan without the padding is refused keeps it. The plan made first is returned
+// where it is kept, not made again; its log goes to `log` only then.
+KernelPlan KernelPlan::planned(const Variant& variant, const ResolvedDefines& defines,
+                               const PlanTarget& target, Precision precision,
+                               const RowMajorGemm& rm, const std::string& extra_options,
+                               std::ostream* log) {
+  const std::optional<ResolvedDefines> without =
+      variant.padding_unless_split ? variant.padding_unless_split(defines, rm) : std::nullopt;
+  if (without) {
+    std::ostringstream first_log;
+    try {
+      KernelPlan unpadded(Chosen{}, variant, *without, target, precision, rm, extra_options,
+                          log ? &first_log : nullptr);
+      if (unpadded.splitsLastRound()) {
+        if (log) *log << first_log.str();
+        return unpadded;
+      }
+    } catch (const UsageError&) {
+    }
+  }
+  return KernelPlan(Chosen{}, variant, defines, target, precision, rm, extra_options, log);
+}
 
 KernelPlan::KernelPlan(Chosen, const Variant& variant, const ResolvedDefines& defines,
                        const PlanTarget& target, Precision precision, const RowMajorGemm& rm,

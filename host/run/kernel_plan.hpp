@@ -77,7 +77,11 @@ class KernelPlan {
   std::string summary() const;
 
  private:
-  // The plan for the defines the public constructor chose (plannedDefines in kernel_plan.cpp).
+  // The plan the public constructor moves from (kernel_plan.cpp says which).
+  static KernelPlan planned(const Variant& variant, const ResolvedDefines& defines,
+                            const PlanTarget& target, Precision precision, const RowMajorGemm& rm,
+                            const std::string& extra_options, std::ostream* log);
+  // The plan for these very defines.
   struct Chosen {};
   KernelPlan(Chosen, const Variant& variant, const ResolvedDefines& defines,
              const PlanTarget& target, Precision precision, const RowMajorGemm& rm,
